@@ -1,0 +1,26 @@
+import { authenticator, orderRepository, sessionRepository } from '../../lib/composition/core.js';
+import { serviceConfig } from '../../lib/config/service-config.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { noQuery, orderParams, publicBaseUrl } from '../../lib/http/params.js';
+import { createHostedSession } from '../../lib/services/hosted-sessions.js';
+
+/** SPEC 4.9 — a hosted-session token and checkout URL for one order. */
+export const handler = apiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions',
+    access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    authenticator,
+    params: orderParams,
+    query: noQuery,
+  },
+  async ({ params, principal, event }) => ({
+    status: 201,
+    body: await createHostedSession(
+      { orders: orderRepository, sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
+      principal,
+      params.outletId,
+      params.orderRef,
+      publicBaseUrl(event),
+    ),
+  }),
+);

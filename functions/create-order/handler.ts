@@ -1,0 +1,21 @@
+import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { noQuery, outletParams } from '../../lib/http/params.js';
+import { createOrder } from '../../lib/services/orders.js';
+import { createOrderBody } from './schema.js';
+
+/** SPEC 4.8 — create an order and its first payment. */
+export const handler = apiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/orders',
+    access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    authenticator,
+    params: outletParams,
+    query: noQuery,
+    body: createOrderBody,
+  },
+  async ({ params, body, principal }) => ({
+    status: 201,
+    body: await createOrder({ config: configRepository, orders: orderRepository }, principal, params.outletId, body),
+  }),
+);

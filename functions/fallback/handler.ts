@@ -1,0 +1,19 @@
+import { MethodNotAllowedError, NotFoundError } from '../../lib/errors.js';
+import { problemResponse } from '../../lib/http/problem-details.js';
+import { allowedMethods } from '../../lib/http/route-table.js';
+import type { ApiEvent, ApiResponse } from '../../lib/http/types.js';
+
+/**
+ * The `$default` route: anything no endpoint matched. A known path with another method is
+ * a 405 with `Allow`; everything else is a 404. Both as problem details (SPEC §2).
+ */
+export const handler = async (event: ApiEvent): Promise<ApiResponse> => {
+  const path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
+  const method = event.requestContext?.http?.method ?? 'GET';
+  const requestId = event.requestContext?.requestId;
+  const allowed = allowedMethods(path);
+  if (allowed.length === 0 || allowed.includes(method)) return problemResponse(new NotFoundError(), requestId);
+  const response = problemResponse(new MethodNotAllowedError(`Use ${allowed.join(', ')} on this path.`), requestId);
+  response.headers.Allow = allowed.join(', ');
+  return response;
+};

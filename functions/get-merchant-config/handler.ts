@@ -1,0 +1,19 @@
+import { authenticator, configRepository } from '../../lib/composition/core.js';
+import { payloadKeyVault } from '../../lib/composition/keys.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { merchantParams, noQuery } from '../../lib/http/params.js';
+import { readMerchantConfig } from '../../lib/services/merchant-config.js';
+
+/** SPEC 4.1 — any valid token whose scope covers the merchant. */
+export const handler = apiHandler(
+  {
+    route: 'GET /config/merchants/{merchantRef}/configs/vctp',
+    access: { kind: 'any' },
+    authenticator,
+    params: merchantParams,
+    query: noQuery,
+  },
+  async ({ params, principal }) => ({
+    body: await readMerchantConfig({ config: configRepository, keys: payloadKeyVault }, principal, params.merchantRef),
+  }),
+);

@@ -1,0 +1,16 @@
+import { authenticator, configRepository } from '../../lib/composition/core.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { noQuery, tenantParams } from '../../lib/http/params.js';
+import { readPaymentMethods } from '../../lib/services/payment-methods.js';
+
+/** SPEC 4.6 GET — the stored tenant configuration. */
+export const handler = apiHandler(
+  {
+    route: 'GET /config/tenants/{tenantRef}/configs/payment-methods',
+    access: { kind: 'platform' },
+    authenticator,
+    params: tenantParams,
+    query: noQuery,
+  },
+  async ({ params }) => ({ body: await readPaymentMethods(configRepository, { level: 'tenant', tenantRef: params.tenantRef }) }),
+);

@@ -1,0 +1,21 @@
+import { authenticator, configRepository } from '../../lib/composition/core.js';
+import { payloadKeyVault } from '../../lib/composition/keys.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { merchantParams, noQuery } from '../../lib/http/params.js';
+import { onboardMerchant } from '../../lib/services/merchant-config.js';
+import { onboardingBody } from './schema.js';
+
+/** SPEC 4.7 — merchant onboarding; platform token only. */
+export const handler = apiHandler(
+  {
+    route: 'PUT /config/merchants/{merchantRef}/configs/vctp',
+    access: { kind: 'platform' },
+    authenticator,
+    params: merchantParams,
+    query: noQuery,
+    body: onboardingBody,
+  },
+  async ({ params, body }) => ({
+    body: await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, params.merchantRef, body),
+  }),
+);

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/domain/merchant.js';
+import { ref } from '../../lib/http/params.js';
+
+const text = (max: number) => z.string().trim().min(1).max(max);
+
+export const onboardingBody = z
+  .object({
+    tenantRef: ref,
+    dpaId: text(128),
+    dpaClientId: text(128),
+    dpaName: text(120),
+    cardBrands: z.array(z.enum(CARD_BRANDS)).min(1).max(CARD_BRANDS.length).refine((b) => new Set(b).size === b.length, 'Duplicate card brand'),
+    locale: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'Expected a locale like en_AE').default('en_US'),
+    environment: z.enum(['sandbox', 'production']).default('sandbox'),
+    threeDsPolicy: z.enum(THREE_DS_POLICIES).default('risk-based'),
+    outlets: z.array(ref).max(100).refine((o) => new Set(o).size === o.length, 'Duplicate outlet id'),
+  })
+  .strict();

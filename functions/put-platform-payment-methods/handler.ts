@@ -1,0 +1,17 @@
+import { authenticator, configRepository } from '../../lib/composition/core.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { noQuery } from '../../lib/http/params.js';
+import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
+import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
+
+/** SPEC 4.5 PUT|POST — idempotent upsert of platform-level enablement. */
+export const handler = apiHandler(
+  {
+    route: 'PUT|POST /config/platform/configs/payment-methods',
+    access: { kind: 'platform' },
+    authenticator,
+    query: noQuery,
+    body: paymentMethodsBody,
+  },
+  async ({ body }) => ({ body: await upsertPaymentMethods(configRepository, { level: 'platform' }, body.paymentMethods) }),
+);

@@ -1,0 +1,20 @@
+import { authenticator, configRepository } from '../../lib/composition/core.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { noQuery, tenantParams } from '../../lib/http/params.js';
+import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
+import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
+
+/** SPEC 4.6 PUT|POST — tenant enablement; 409 when the platform has the method off. */
+export const handler = apiHandler(
+  {
+    route: 'PUT|POST /config/tenants/{tenantRef}/configs/payment-methods',
+    access: { kind: 'platform' },
+    authenticator,
+    params: tenantParams,
+    query: noQuery,
+    body: paymentMethodsBody,
+  },
+  async ({ params, body }) => ({
+    body: await upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef: params.tenantRef }, body.paymentMethods),
+  }),
+);

@@ -1,0 +1,26 @@
+import { AccessTokenVerifier } from '../auth/access-token.js';
+import { Authenticator } from '../auth/authenticator.js';
+import { documentClient } from '../aws/clients.js';
+import { authConfig } from '../config/auth-config.js';
+import { serviceConfig } from '../config/service-config.js';
+import { JwksSource } from '../jose/jwks-source.js';
+import { ConfigRepository } from '../repositories/config-repository.js';
+import { OrderRepository } from '../repositories/order-repository.js';
+import { SessionRepository } from '../repositories/session-repository.js';
+
+/**
+ * Composition root shared by every function: built once per cold start, reused by every
+ * warm invocation. Payment-only pieces live in ./payments.ts so that config functions do
+ * not load (or need permissions for) them.
+ */
+export const configRepository = new ConfigRepository(documentClient, serviceConfig.CONFIG_TABLE);
+export const orderRepository = new OrderRepository(documentClient, serviceConfig.ORDERS_TABLE);
+export const sessionRepository = new SessionRepository(documentClient, serviceConfig.SESSIONS_TABLE);
+
+export const authenticator = new Authenticator(
+  new AccessTokenVerifier(new JwksSource(authConfig.AUTH_JWKS_URL), {
+    issuer: authConfig.AUTH_ISSUER,
+    audience: authConfig.AUTH_AUDIENCE,
+  }),
+  sessionRepository,
+);

@@ -1,0 +1,27 @@
+import { z } from 'zod';
+
+/**
+ * Parses a slice of process.env with a zod schema once, at module load. A bad value
+ * fails the cold start with a message naming the variables, never their values
+ * (some are secrets or ARNs that do not belong in logs).
+ */
+export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
+  const result = schema.safeParse(env);
+  if (!result.success) {
+    const names = [...new Set(result.error.issues.map((issue) => issue.path.join('.')))];
+    throw new Error(`Invalid configuration: check ${names.join(', ')}`);
+  }
+  return result.data;
+}
+
+export const urlString = z
+  .string()
+  .trim()
+  .refine((value) => /^(https?|file):/.test(value) && URL.canParse(value), 'must be an https:, http: or file: URL');
+
+/** `a,b , c` → ['a','b','c']; empty entries dropped. */
+export const commaList = z
+  .string()
+  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+
+export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);

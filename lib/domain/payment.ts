@@ -1,0 +1,76 @@
+import type { Amount } from './order.js';
+
+export type PaymentState = 'STARTED' | 'PROCESSING' | 'AUTHORISED' | 'CAPTURED' | 'AWAIT_3DS' | 'FAILED';
+export const FINAL_STATES: ReadonlySet<PaymentState> = new Set(['AUTHORISED', 'CAPTURED', 'FAILED']);
+
+export type PaymentMethodType = 'CLICK_TO_PAY' | 'DIRECT_WALLET';
+
+/** Only what may be stored at rest (SPEC §3): never the PAN, token number or cryptogram. */
+export interface MaskedPaymentMethod {
+  type: PaymentMethodType;
+  brand?: string;
+  tokenLastFour?: string;
+  panLastFour?: string;
+  expiry?: string;
+  paymentAccountReference?: string;
+}
+
+export interface Authorization {
+  code: string;
+  resultCode: string;
+  at: string;
+}
+
+export interface ThreeDsChallenge {
+  acsUrl: string;
+  creq: string;
+  transactionId: string;
+}
+
+export interface PaymentFailure {
+  code: string;
+  reason: string;
+}
+
+export interface Payment {
+  paymentRef: string;
+  orderRef: string;
+  outletId: string;
+  state: PaymentState;
+  amount: Amount;
+  paymentMethod?: MaskedPaymentMethod;
+  eci?: string;
+  authorization?: Authorization;
+  threeDs?: ThreeDsChallenge;
+  failure?: PaymentFailure;
+  payerIp?: string;
+  /** The replay-guard key of the checkout response this payment consumed. */
+  checkoutKey?: string;
+  /** Optimistic-concurrency counter; every transition increments it. */
+  version: number;
+  /** While PROCESSING: epoch ms after which another attempt may take the lease over. */
+  leaseUntil?: number;
+  /** The state the lease was taken from, so an expired lease can be resumed correctly. */
+  leaseFrom?: 'STARTED' | 'AWAIT_3DS';
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The public payment resource of SPEC §3. The lease is internal: PROCESSING shows as its origin. */
+export function toPaymentResource(payment: Payment): Record<string, unknown> {
+  const state = payment.state === 'PROCESSING' ? (payment.leaseFrom ?? 'STARTED') : payment.state;
+  return {
+    paymentRef: payment.paymentRef,
+    orderRef: payment.orderRef,
+    outletId: payment.outletId,
+    state,
+    amount: payment.amount,
+    ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}),
+    ...(payment.eci ? { eci: payment.eci } : {}),
+    ...(payment.authorization && (state === 'AUTHORISED' || state === 'CAPTURED') ? { authorization: payment.authorization } : {}),
+    ...(payment.threeDs && state === 'AWAIT_3DS' ? { threeDs: payment.threeDs } : {}),
+    ...(payment.failure && state === 'FAILED' ? { failure: payment.failure } : {}),
+    createdAt: payment.createdAt,
+    updatedAt: payment.updatedAt,
+  };
+}

@@ -1,0 +1,210 @@
+/**
+ * Typed domain errors. Each maps to one row of SPEC §2. `detail` is what the client sees
+ * and must never carry card data, tokens, keys or a dependency's raw text; anything
+ * diagnostic goes in `cause`, which is logged (redacted) but never serialized to clients.
+ */
+export interface FieldIssue {
+  path: string;
+  message: string;
+}
+
+export interface AppErrorOptions {
+  cause?: unknown;
+  headers?: Record<string, string>;
+  errors?: FieldIssue[];
+}
+
+export abstract class AppError extends Error {
+  abstract readonly status: number;
+  abstract readonly code: string;
+  abstract readonly title: string;
+  readonly headers: Record<string, string>;
+  readonly errors: FieldIssue[] | undefined;
+
+  constructor(detail: string, options: AppErrorOptions = {}) {
+    super(detail, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.headers = options.headers ?? {};
+    this.errors = options.errors;
+  }
+
+  get detail(): string {
+    return this.message;
+  }
+}
+
+export class InvalidRequestError extends AppError {
+  readonly status = 400;
+  readonly code = 'INVALID_REQUEST';
+  readonly title = 'Bad Request';
+}
+
+export class UnauthenticatedError extends AppError {
+  readonly status = 401;
+  readonly code = 'UNAUTHENTICATED';
+  readonly title = 'Unauthorized';
+  constructor(detail = 'A valid bearer token is required.', options: AppErrorOptions = {}) {
+    super(detail, { ...options, headers: { 'WWW-Authenticate': 'Bearer', ...options.headers } });
+  }
+}
+
+export class PermissionDeniedError extends AppError {
+  readonly status = 403;
+  readonly code = 'PERMISSION_DENIED';
+  readonly title = 'Forbidden';
+}
+
+export class PlatformTokenRequiredError extends AppError {
+  readonly status = 403;
+  readonly code = 'PLATFORM_TOKEN_REQUIRED';
+  readonly title = 'Forbidden';
+  constructor(detail = 'This endpoint requires a platform-level token.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class ClickToPayNotEnabledError extends AppError {
+  readonly status = 403;
+  readonly code = 'CLICK_TO_PAY_NOT_ENABLED';
+  readonly title = 'Forbidden';
+  constructor(detail = 'Click to Pay is not enabled for this merchant.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class DirectWalletNotEnabledError extends AppError {
+  readonly status = 403;
+  readonly code = 'DIRECT_WALLET_NOT_ENABLED';
+  readonly title = 'Forbidden';
+  constructor(detail = 'Direct Wallet payments are not enabled for this tenant.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class NotFoundError extends AppError {
+  readonly status = 404;
+  readonly code = 'NOT_FOUND';
+  readonly title = 'Not Found';
+  constructor(detail = 'The requested resource was not found.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class MethodNotAllowedError extends AppError {
+  readonly status = 405;
+  readonly code = 'METHOD_NOT_ALLOWED';
+  readonly title = 'Method Not Allowed';
+}
+
+export class PlatformNotEnabledError extends AppError {
+  readonly status = 409;
+  readonly code = 'PLATFORM_NOT_ENABLED';
+  readonly title = 'Conflict';
+}
+
+export class PaymentStateConflictError extends AppError {
+  readonly status = 409;
+  readonly code = 'PAYMENT_STATE_CONFLICT';
+  readonly title = 'Conflict';
+}
+
+export class CheckoutResponseReplayedError extends AppError {
+  readonly status = 409;
+  readonly code = 'CHECKOUT_RESPONSE_REPLAYED';
+  readonly title = 'Conflict';
+  constructor(detail = 'This checkout response was already used for another payment.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+/** Not in SPEC §2's table: 4.7 would move an outlet or a merchant to another owner. */
+export class OnboardingConflictError extends AppError {
+  readonly status = 409;
+  readonly code = 'ONBOARDING_CONFLICT';
+  readonly title = 'Conflict';
+}
+
+export class PayloadTooLargeError extends AppError {
+  readonly status = 413;
+  readonly code = 'PAYLOAD_TOO_LARGE';
+  readonly title = 'Content Too Large';
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  readonly status = 415;
+  readonly code = 'UNSUPPORTED_MEDIA_TYPE';
+  readonly title = 'Unsupported Media Type';
+  constructor(detail = 'The request body must be application/json.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+/** The 422 family: the checkout response could not be used. Details stay generic. */
+export class CheckoutSignatureInvalidError extends AppError {
+  readonly status = 422;
+  readonly code = 'CHECKOUT_SIGNATURE_INVALID';
+  readonly title = 'Unprocessable Content';
+  constructor(detail = 'The checkout response signature could not be verified.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class CheckoutExpiredError extends AppError {
+  readonly status = 422;
+  readonly code = 'CHECKOUT_EXPIRED';
+  readonly title = 'Unprocessable Content';
+  constructor(detail = 'The checkout response is too old or not yet valid.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class CheckoutDecryptionFailedError extends AppError {
+  readonly status = 422;
+  readonly code = 'CHECKOUT_DECRYPTION_FAILED';
+  readonly title = 'Unprocessable Content';
+  constructor(detail = 'The checkout payload could not be decrypted.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class CheckoutPayloadInvalidError extends AppError {
+  readonly status = 422;
+  readonly code = 'CHECKOUT_PAYLOAD_INVALID';
+  readonly title = 'Unprocessable Content';
+}
+
+export class AmountMismatchError extends AppError {
+  readonly status = 422;
+  readonly code = 'AMOUNT_MISMATCH';
+  readonly title = 'Unprocessable Content';
+  constructor(detail = 'The payment data names an amount or currency other than the order’s.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class AuthorizationUnavailableError extends AppError {
+  readonly status = 502;
+  readonly code = 'AUTHORIZATION_UNAVAILABLE';
+  readonly title = 'Bad Gateway';
+  constructor(detail = 'The authorizer did not answer; the payment can be retried.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+export class DependencyUnavailableError extends AppError {
+  readonly status = 503;
+  readonly code = 'DEPENDENCY_UNAVAILABLE';
+  readonly title = 'Service Unavailable';
+  constructor(detail = 'A dependency is temporarily unavailable; retry later.', options: AppErrorOptions = {}) {
+    super(detail, { ...options, headers: { 'Retry-After': '1', ...options.headers } });
+  }
+}
+
+export class InternalError extends AppError {
+  readonly status = 500;
+  readonly code = 'INTERNAL_ERROR';
+  readonly title = 'Internal Server Error';
+  constructor(detail = 'An unexpected error occurred.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}

@@ -1,0 +1,54 @@
+import middy from '@middy/core';
+import type { z } from 'zod';
+import type { Authenticator } from '../auth/authenticator.js';
+import { authenticate } from './authenticate.js';
+import { jsonBodyLimits } from './json-body.js';
+import { problemDetails } from './problem-details.js';
+import { requestContext } from './request-context.js';
+import type { AccessRequirement, ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas } from './types.js';
+import { validateInput } from './validate.js';
+
+export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteSchemas<P, Q, B> {
+  /** For logs: e.g. "POST /transactions/outlets/{outletId}/orders". */
+  route: string;
+  access: AccessRequirement;
+  authenticator: Authenticator;
+}
+
+/**
+ * The one way to build an endpoint. Order matters and is SPEC-driven: request id → error
+ * mapping → size/media type (413/415) → bearer token (401) → realm/permission (403) →
+ * input validation (400) → use case. Handlers receive typed, validated input only.
+ */
+export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
+  definition: RouteDefinition<P, Q, B>,
+  run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
+) {
+  return middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestContext({ route: definition.route }))
+    .use(problemDetails())
+    .use(jsonBodyLimits())
+    .use(authenticate({ authenticator: definition.authenticator, requirement: definition.access }))
+    .use(validateInput(definition))
+    .handler(async (event, context) => {
+      const { api } = context;
+      const result = await run({
+        params: api.params as z.output<P>,
+        query: api.query as z.output<Q>,
+        body: api.body as z.output<B>,
+        principal: api.principal!,
+        requestId: api.requestId,
+        logger: api.logger,
+        event,
+      });
+      return jsonResponse(result);
+    });
+}
+
+export function jsonResponse(result: ApiResult): ApiResponse {
+  return {
+    statusCode: result.status ?? 200,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...result.headers },
+    body: JSON.stringify(result.body),
+  };
+}

@@ -1,0 +1,32 @@
+import type { MiddlewareObj } from '@middy/core';
+import type { Authenticator } from '../auth/authenticator.js';
+import { describePrincipal } from '../auth/principal.js';
+import { PermissionDeniedError, PlatformTokenRequiredError } from '../errors.js';
+import { headerValue } from './json-body.js';
+import type { AccessRequirement, ApiContext, ApiEvent, ApiResponse } from './types.js';
+
+/**
+ * Thin glue: the Authenticator verifies the bearer token; this checks the route's realm
+ * or permission (SPEC §1 table). Scope (tenant/merchant/outlet) needs the resource, so
+ * the use case checks it and answers 404.
+ */
+export function authenticate(options: {
+  authenticator: Authenticator;
+  requirement: AccessRequirement;
+}): MiddlewareObj<ApiEvent, ApiResponse, Error, ApiContext> {
+  const { authenticator, requirement } = options;
+  return {
+    before: async (request) => {
+      const principal = await authenticator.authenticate(headerValue(request.event, 'authorization'));
+      const { api } = request.context;
+      api.principal = principal;
+      api.logger = api.logger.child({ caller: describePrincipal(principal) });
+      if (requirement.kind === 'platform' && principal.kind !== 'platform') {
+        throw new PlatformTokenRequiredError();
+      }
+      if (requirement.kind === 'permission' && !principal.permissions.has(requirement.permission)) {
+        throw new PermissionDeniedError(`This token lacks the ${requirement.permission} permission.`);
+      }
+    },
+  };
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { serviceConfig } from '../config/service-config.js';
+import type { ApiEvent } from './types.js';
+
+/** Identifiers in paths and bodies: conservative on purpose (no slashes, spaces or unicode tricks). */
+export const ref = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 'Expected 1–64 letters, digits, ".", "_", ":" or "-"');
+
+export const merchantParams = z.object({ merchantRef: ref });
+export const tenantParams = z.object({ tenantRef: ref });
+export const outletParams = z.object({ outletId: ref });
+export const orderParams = z.object({ outletId: ref, orderRef: ref });
+export const paymentParams = z.object({ outletId: ref, orderRef: ref, paymentRef: ref });
+export const noQuery = z.object({}).strict();
+
+/** Where links we hand out (checkout URL, 3DS page) point: configuration first, else the request's host. */
+export function publicBaseUrl(event: ApiEvent): string {
+  if (serviceConfig.PUBLIC_BASE_URL) return serviceConfig.PUBLIC_BASE_URL.replace(/\/+$/, '');
+  const host = event.requestContext?.domainName ?? event.headers?.host ?? 'localhost';
+  const proto = event.headers?.['x-forwarded-proto'] ?? (/^(localhost|127\.)/.test(host) ? 'http' : 'https');
+  return `${proto}://${host}`;
+}

@@ -1,0 +1,49 @@
+import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
+import type { z } from 'zod';
+import type { Permission, Principal } from '../auth/principal.js';
+import type { Logger } from '../logger.js';
+
+export type ApiEvent = APIGatewayProxyEventV2;
+export type ApiResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
+
+/** What a route demands of its caller before the handler runs. */
+export type AccessRequirement =
+  | { kind: 'any' }
+  | { kind: 'permission'; permission: Permission }
+  | { kind: 'platform' };
+
+export interface RouteSchemas<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> {
+  params?: P;
+  query?: Q;
+  body?: B;
+}
+
+/** Filled in by the middlewares, read by the route's use-case call. */
+export interface ApiState {
+  requestId: string;
+  logger: Logger;
+  startedAt: number;
+  principal?: Principal;
+  rawBody?: unknown;
+  params?: unknown;
+  query?: unknown;
+  body?: unknown;
+}
+
+export type ApiContext = Context & { api: ApiState };
+
+export interface ApiRequest<P, Q, B> {
+  params: P;
+  query: Q;
+  body: B;
+  principal: Principal;
+  requestId: string;
+  logger: Logger;
+  event: ApiEvent;
+}
+
+export interface ApiResult {
+  status?: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}

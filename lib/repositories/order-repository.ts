@@ -1,0 +1,67 @@
+import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Order } from '../domain/order.js';
+import type { Payment } from '../domain/payment.js';
+import { dynamo, withoutKeys } from './dynamo.js';
+
+const orderPk = (orderRef: string) => `ORDER#${orderRef}`;
+const paymentSk = (paymentRef: string) => `PAYMENT#${paymentRef}`;
+
+/**
+ * Orders and their payments share a partition, so one Query reads an order with all its
+ * payments. Every write is a single-item conditional put.
+ */
+export class OrderRepository {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Payment first: an order is never visible without its payment. A leftover payment is harmless. */
+  async create(order: Order, payment: Payment): Promise<void> {
+    await this.putNew({ pk: orderPk(order.orderRef), sk: paymentSk(payment.paymentRef), kind: 'PAYMENT', ...payment });
+    await this.putNew({ pk: orderPk(order.orderRef), sk: 'ORDER', kind: 'ORDER', ...order });
+  }
+
+  async get(orderRef: string): Promise<{ order: Order; payments: Payment[] } | undefined> {
+    const { Items = [] } = await dynamo(() =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': orderPk(orderRef) },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    const orderItem = Items.find((item) => item.kind === 'ORDER');
+    if (!orderItem) return undefined;
+    const payments = Items.filter((item) => item.kind === 'PAYMENT').map((item) => strip<Payment>(item));
+    return { order: strip<Order>(orderItem), payments };
+  }
+
+  async getPayment(orderRef: string, paymentRef: string): Promise<Payment | undefined> {
+    const { Item } = await dynamo(() =>
+      this.client.send(
+        new GetCommand({
+          TableName: this.table,
+          Key: { pk: orderPk(orderRef), sk: paymentSk(paymentRef) },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return Item && Item.kind === 'PAYMENT' ? strip<Payment>(Item) : undefined;
+  }
+
+  private async putNew(item: Record<string, unknown>): Promise<void> {
+    await dynamo(() =>
+      this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
+    );
+  }
+}
+
+function strip<T>(item: Record<string, unknown>): T {
+  const { kind: _kind, ...rest } = withoutKeys<Record<string, unknown>>(item);
+  return rest as T;
+}
+
+export { orderPk, paymentSk };

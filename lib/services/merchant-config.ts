@@ -1,0 +1,79 @@
+import { coversMerchant } from '../auth/scope.js';
+import type { Principal } from '../auth/principal.js';
+import type { CardBrand, MerchantConfig, MerchantEnvironment, ThreeDsPolicy } from '../domain/merchant.js';
+import { NotFoundError, OnboardingConflictError } from '../errors.js';
+import type { ConfigRepository } from '../repositories/config-repository.js';
+import { ConditionFailed, nowIso } from '../repositories/dynamo.js';
+import { loadEnablement } from './enablement.js';
+
+export interface MerchantConfigDeps {
+  config: ConfigRepository;
+  keys: { currentKid(): Promise<string> };
+}
+
+export interface OnboardingInput {
+  tenantRef: string;
+  dpaId: string;
+  dpaClientId: string;
+  dpaName: string;
+  cardBrands: CardBrand[];
+  locale: string;
+  environment: MerchantEnvironment;
+  threeDsPolicy: ThreeDsPolicy;
+  outlets: string[];
+}
+
+/** 4.1: the merchant's configuration with effective enablement and the current key id. */
+export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Principal, merchantRef: string) {
+  const merchant = await deps.config.getMerchant(merchantRef);
+  if (!merchant || !coversMerchant(principal, merchant)) throw new NotFoundError();
+  return merchantView(deps, merchant);
+}
+
+/**
+ * 4.7: create or replace a merchant and its outlets. No transactions: outlets are checked
+ * first, the merchant written, then each outlet claimed with a conditional write, and
+ * outlets no longer listed released. A retry of the same request converges.
+ */
+export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: string, input: OnboardingInput) {
+  const previous = await deps.config.getMerchant(merchantRef);
+  if (previous && previous.tenantRef !== input.tenantRef) {
+    throw new OnboardingConflictError('This merchant belongs to another tenant.');
+  }
+  const owners = await Promise.all(input.outlets.map((outletId) => deps.config.getOutlet(outletId)));
+  if (owners.some((outlet) => outlet && outlet.merchantRef !== merchantRef)) {
+    throw new OnboardingConflictError('An outlet in the list belongs to another merchant.');
+  }
+  const merchant: MerchantConfig = { merchantRef, ...input, updatedAt: nowIso() };
+  try {
+    await deps.config.putMerchant(merchant);
+    await Promise.all(input.outlets.map((outletId) => deps.config.putOutlet({ outletId, merchantRef, tenantRef: input.tenantRef })));
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw new OnboardingConflictError('A concurrent onboarding changed this merchant or its outlets.', { cause: error });
+    throw error;
+  }
+  const released = (previous?.outlets ?? []).filter((outletId) => !input.outlets.includes(outletId));
+  await Promise.all(released.map((outletId) => deps.config.deleteOutlet(outletId, merchantRef)));
+  return merchantView(deps, merchant);
+}
+
+async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) {
+  const [enablement, encryptionKeyId] = await Promise.all([
+    loadEnablement(deps.config, merchant.tenantRef, merchant),
+    deps.keys.currentKid(),
+  ]);
+  return {
+    merchantRef: merchant.merchantRef,
+    tenantRef: merchant.tenantRef,
+    dpaId: merchant.dpaId,
+    dpaClientId: merchant.dpaClientId,
+    dpaName: merchant.dpaName,
+    cardBrands: merchant.cardBrands,
+    locale: merchant.locale,
+    environment: merchant.environment,
+    encryptionKeyId,
+    clickToPayEnabled: enablement.clickToPay,
+    directWalletEnabled: enablement.directWallet,
+    threeDsPolicy: merchant.threeDsPolicy,
+  };
+}

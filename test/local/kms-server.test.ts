@@ -1,0 +1,266 @@
+// Exercises the local KMS emulator through the real @aws-sdk/client-kms, so protocol
+// drift (shapes, blob encoding, error mapping) shows up here rather than in app code.
+// Self-contained: starts its own server, needs no global setup.
+import {
+  CreateAliasCommand,
+  CreateKeyCommand,
+  DecryptCommand,
+  DescribeKeyCommand,
+  DisableKeyCommand,
+  EnableKeyCommand,
+  EncryptCommand,
+  GetPublicKeyCommand,
+  KMSClient,
+  ListAliasesCommand,
+  ListKeysCommand,
+  ScheduleKeyDeletionCommand,
+  CancelKeyDeletionCommand,
+  UpdateAliasCommand,
+} from '@aws-sdk/client-kms';
+import { constants, createPublicKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startKmsServer, type RunningKmsServer } from '../../infra/local/kms-server.js';
+
+const ARN_PREFIX = 'arn:aws:kms:us-east-1:000000000000:';
+
+function client(url: string): KMSClient {
+  return new KMSClient({
+    endpoint: url,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1, // surface errors immediately instead of retrying
+  });
+}
+
+async function createRsaKey(kms: KMSClient, alias?: string): Promise<string> {
+  const { KeyMetadata } = await kms.send(new CreateKeyCommand({ KeySpec: 'RSA_2048', KeyUsage: 'ENCRYPT_DECRYPT', Description: 'test' }));
+  if (alias) await kms.send(new CreateAliasCommand({ AliasName: alias, TargetKeyId: KeyMetadata!.KeyId! }));
+  return KeyMetadata!.KeyId!;
+}
+
+async function publicKey(kms: KMSClient, keyId: string): Promise<KeyObject> {
+  const { PublicKey } = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
+  return createPublicKey({ key: Buffer.from(PublicKey!), format: 'der', type: 'spki' });
+}
+
+function oaepEncrypt(key: KeyObject, data: Buffer, oaepHash: 'sha1' | 'sha256'): Buffer {
+  return publicEncrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash }, data);
+}
+
+/** Resolves to the rejection's `name` so assertions check the SDK-level error class. */
+async function errorName(promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise;
+  } catch (err) {
+    return (err as Error).name;
+  }
+  throw new Error('expected the call to fail');
+}
+
+async function rawPost(url: string, target: string, body: string, headers: Record<string, string> = { authorization: 'AWS4-HMAC-SHA256 Credential=local/x' }) {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': target, ...headers }, body });
+  return { status: res.status, contentType: res.headers.get('content-type'), errorType: res.headers.get('x-amzn-errortype'), body: (await res.json()) as Record<string, unknown> };
+}
+
+describe('local KMS emulator (in-memory)', () => {
+  let server: RunningKmsServer;
+  let kms: KMSClient;
+  let keyA: string;
+  let keyB: string;
+
+  beforeAll(async () => {
+    server = await startKmsServer({ port: 0 });
+    kms = client(server.url);
+    keyA = await createRsaKey(kms, 'alias/key-a');
+    keyB = await createRsaKey(kms);
+  });
+
+  afterAll(async () => {
+    kms?.destroy();
+    await server?.close();
+  });
+
+  it('creates RSA keys with KMS-shaped metadata', async () => {
+    const { KeyMetadata: md } = await kms.send(new CreateKeyCommand({ KeySpec: 'RSA_3072', KeyUsage: 'ENCRYPT_DECRYPT', Description: 'd', Tags: [{ TagKey: 'k', TagValue: 'v' }] }));
+    expect(md).toMatchObject({
+      Arn: `${ARN_PREFIX}key/${md!.KeyId}`,
+      KeySpec: 'RSA_3072',
+      CustomerMasterKeySpec: 'RSA_3072',
+      KeyUsage: 'ENCRYPT_DECRYPT',
+      KeyState: 'Enabled',
+      Enabled: true,
+      Description: 'd',
+      KeyManager: 'CUSTOMER',
+      Origin: 'AWS_KMS',
+      EncryptionAlgorithms: ['RSAES_OAEP_SHA_1', 'RSAES_OAEP_SHA_256'],
+    });
+    expect(md!.KeyId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(md!.CreationDate).toBeInstanceOf(Date); // epoch seconds on the wire, parsed by the SDK
+    expect(Math.abs(md!.CreationDate!.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('describes a key via id, key ARN, alias name and alias ARN', async () => {
+    for (const id of [keyA, `${ARN_PREFIX}key/${keyA}`, 'alias/key-a', `${ARN_PREFIX}alias/key-a`]) {
+      const { KeyMetadata } = await kms.send(new DescribeKeyCommand({ KeyId: id }));
+      expect(KeyMetadata!.KeyId).toBe(keyA);
+    }
+  });
+
+  it('returns a DER SPKI public key usable for OAEP SHA-256 and SHA-1', async () => {
+    const pub = await publicKey(kms, 'alias/key-a');
+    expect(pub.asymmetricKeyDetails?.modulusLength).toBe(2048);
+    const { KeyId, KeySpec, KeyUsage, EncryptionAlgorithms } = await kms.send(new GetPublicKeyCommand({ KeyId: keyA }));
+    expect({ KeyId, KeySpec, KeyUsage, EncryptionAlgorithms }).toEqual({
+      KeyId: `${ARN_PREFIX}key/${keyA}`,
+      KeySpec: 'RSA_2048',
+      KeyUsage: 'ENCRYPT_DECRYPT',
+      EncryptionAlgorithms: ['RSAES_OAEP_SHA_1', 'RSAES_OAEP_SHA_256'],
+    });
+
+    for (const [hash, algorithm] of [['sha256', 'RSAES_OAEP_SHA_256'], ['sha1', 'RSAES_OAEP_SHA_1']] as const) {
+      const secret = randomBytes(32);
+      const out = await kms.send(new DecryptCommand({ KeyId: 'alias/key-a', CiphertextBlob: oaepEncrypt(pub, secret, hash), EncryptionAlgorithm: algorithm }));
+      expect(Buffer.from(out.Plaintext!)).toEqual(secret);
+      expect(out.KeyId).toBe(`${ARN_PREFIX}key/${keyA}`);
+      expect(out.EncryptionAlgorithm).toBe(algorithm);
+    }
+  });
+
+  it('round-trips Encrypt and Decrypt', async () => {
+    const secret = Buffer.from('hello kms');
+    const enc = await kms.send(new EncryptCommand({ KeyId: keyA, Plaintext: secret, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' }));
+    expect(enc.CiphertextBlob!.length).toBe(256);
+    const dec = await kms.send(new DecryptCommand({ KeyId: keyA, CiphertextBlob: enc.CiphertextBlob, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' }));
+    expect(Buffer.from(dec.Plaintext!).toString()).toBe('hello kms');
+  });
+
+  it('maps decrypt failures to KMS error names', async () => {
+    const ct = oaepEncrypt(await publicKey(kms, keyA), randomBytes(32), 'sha256');
+    const decrypt = (KeyId: string, EncryptionAlgorithm: 'RSAES_OAEP_SHA_1' | 'RSAES_OAEP_SHA_256' | 'SYMMETRIC_DEFAULT' | undefined, CiphertextBlob = ct) =>
+      kms.send(new DecryptCommand({ KeyId, CiphertextBlob, EncryptionAlgorithm }));
+
+    expect(await errorName(decrypt(keyA, 'RSAES_OAEP_SHA_1'))).toBe('InvalidCiphertextException'); // wrong OAEP hash
+    expect(await errorName(decrypt(keyB, 'RSAES_OAEP_SHA_256'))).toBe('InvalidCiphertextException'); // wrong key
+    expect(await errorName(decrypt(keyA, 'RSAES_OAEP_SHA_256', Buffer.from('garbage')))).toBe('InvalidCiphertextException');
+    expect(await errorName(decrypt(keyA, 'SYMMETRIC_DEFAULT'))).toBe('InvalidKeyUsageException');
+    expect(await errorName(decrypt(keyA, undefined))).toBe('InvalidKeyUsageException'); // KMS defaults to SYMMETRIC_DEFAULT
+    expect(await errorName(decrypt('00000000-0000-0000-0000-000000000000', 'RSAES_OAEP_SHA_256'))).toBe('NotFoundException');
+    expect(await errorName(decrypt('alias/nope', 'RSAES_OAEP_SHA_256'))).toBe('NotFoundException');
+    expect(await errorName(decrypt(`arn:aws:kms:eu-west-1:000000000000:key/${keyA}`, 'RSAES_OAEP_SHA_256'))).toBe('NotFoundException');
+  });
+
+  it('surfaces errors as typed SDK exceptions with fault and message', async () => {
+    const err = await kms.send(new DescribeKeyCommand({ KeyId: 'alias/missing' })).then(
+      () => expect.unreachable('DescribeKey should fail'),
+      (e: unknown) => e as Error & { $fault: string; $metadata: { httpStatusCode: number } },
+    );
+    expect(err).toMatchObject({ name: 'NotFoundException', $fault: 'client', $metadata: { httpStatusCode: 400 } });
+    expect(err.message).toContain('alias/missing');
+  });
+
+  it('manages aliases', async () => {
+    expect(await errorName(kms.send(new CreateAliasCommand({ AliasName: 'alias/key-a', TargetKeyId: keyB })))).toBe('AlreadyExistsException');
+    expect(await errorName(kms.send(new CreateAliasCommand({ AliasName: 'no-prefix', TargetKeyId: keyB })))).toBe('InvalidAliasNameException');
+    expect(await errorName(kms.send(new CreateAliasCommand({ AliasName: 'alias/x', TargetKeyId: 'alias/key-a' })))).toBe('ValidationException');
+    expect(await errorName(kms.send(new UpdateAliasCommand({ AliasName: 'alias/nope', TargetKeyId: keyB })))).toBe('NotFoundException');
+
+    await kms.send(new CreateAliasCommand({ AliasName: 'alias/rotating', TargetKeyId: keyA }));
+    await kms.send(new UpdateAliasCommand({ AliasName: 'alias/rotating', TargetKeyId: `${ARN_PREFIX}key/${keyB}` }));
+    expect((await kms.send(new DescribeKeyCommand({ KeyId: 'alias/rotating' }))).KeyMetadata!.KeyId).toBe(keyB);
+
+    const { Aliases } = await kms.send(new ListAliasesCommand({ KeyId: keyB }));
+    expect(Aliases).toEqual([expect.objectContaining({ AliasName: 'alias/rotating', AliasArn: `${ARN_PREFIX}alias/rotating`, TargetKeyId: keyB })]);
+    const { Keys } = await kms.send(new ListKeysCommand({}));
+    expect(Keys).toContainEqual({ KeyId: keyA, KeyArn: `${ARN_PREFIX}key/${keyA}` });
+  });
+
+  it('enforces key states', async () => {
+    const key = await createRsaKey(kms);
+    const use = () => kms.send(new GetPublicKeyCommand({ KeyId: key }));
+    await kms.send(new DisableKeyCommand({ KeyId: key }));
+    expect(await errorName(use())).toBe('DisabledException');
+    await kms.send(new EnableKeyCommand({ KeyId: key }));
+    await use();
+    const scheduled = await kms.send(new ScheduleKeyDeletionCommand({ KeyId: key, PendingWindowInDays: 7 }));
+    expect(scheduled).toMatchObject({ KeyState: 'PendingDeletion', PendingWindowInDays: 7 });
+    expect(scheduled.DeletionDate).toBeInstanceOf(Date);
+    expect(await errorName(use())).toBe('KMSInvalidStateException');
+    expect((await kms.send(new DescribeKeyCommand({ KeyId: key }))).KeyMetadata).toMatchObject({ KeyState: 'PendingDeletion', Enabled: false });
+    await kms.send(new CancelKeyDeletionCommand({ KeyId: key }));
+    expect(await errorName(use())).toBe('DisabledException');
+  });
+
+  it('rejects unsupported key specs', async () => {
+    expect(await errorName(kms.send(new CreateKeyCommand({})))).toBe('UnsupportedOperationException');
+    expect(await errorName(kms.send(new CreateKeyCommand({ KeySpec: 'toString' as never })))).toBe('UnsupportedOperationException');
+    expect(await errorName(kms.send(new CreateKeyCommand({ KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' })))).toBe('UnsupportedOperationException');
+  });
+
+  describe('raw protocol', () => {
+    it('answers with awsJson1_1 content type and __type errors', async () => {
+      const ok = await rawPost(server.url, 'TrentService.DescribeKey', JSON.stringify({ KeyId: keyA }));
+      expect(ok).toMatchObject({ status: 200, contentType: 'application/x-amz-json-1.1' });
+      expect(JSON.stringify(ok.body)).not.toMatch(/PRIVATE/);
+    });
+
+    it('requires an Authorization header', async () => {
+      const res = await rawPost(server.url, 'TrentService.ListKeys', '{}', {});
+      expect(res).toMatchObject({ status: 400, errorType: 'UnrecognizedClientException', body: { __type: 'UnrecognizedClientException' } });
+      expect(res.body.message).toEqual(expect.any(String));
+    });
+
+    it('rejects malformed JSON and missing required members', async () => {
+      expect((await rawPost(server.url, 'TrentService.DescribeKey', '{not json')).body.__type).toBe('ValidationException');
+      expect((await rawPost(server.url, 'TrentService.DescribeKey', '[]')).body.__type).toBe('ValidationException');
+      const missing = await rawPost(server.url, 'TrentService.DescribeKey', '{}');
+      expect(missing).toMatchObject({ status: 400, body: { __type: 'ValidationException' } });
+      expect(missing.body.message).toContain("'keyId'");
+      expect((await rawPost(server.url, 'TrentService.Decrypt', JSON.stringify({ KeyId: keyA, CiphertextBlob: '!!' }))).body.__type).toBe('ValidationException');
+    });
+
+    it('rejects unknown operations', async () => {
+      for (const target of ['TrentService.Frobnicate', 'DynamoDB_20120810.ListTables', 'TrentService.constructor']) {
+        expect(await rawPost(server.url, target, '{}')).toMatchObject({ status: 400, body: { __type: 'UnknownOperationException' } });
+      }
+    });
+  });
+});
+
+describe('local KMS emulator persistence', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'kms-server-test-'));
+  const dataFile = join(dir, 'nested', 'kms.json');
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('keeps keys and aliases across restarts', async () => {
+    const secret = randomBytes(48);
+    let first: RunningKmsServer | undefined = await startKmsServer({ dataFile });
+    let kms = client(first.url);
+    let ciphertext: Buffer;
+    let keyId: string;
+    try {
+      keyId = await createRsaKey(kms, 'alias/persisted');
+      ciphertext = oaepEncrypt(await publicKey(kms, 'alias/persisted'), secret, 'sha256');
+    } finally {
+      kms.destroy();
+      await first.close();
+      first = undefined;
+    }
+    expect(statSync(dataFile).mode & 0o777).toBe(0o600);
+    expect(readFileSync(dataFile, 'utf8')).toContain('alias/persisted');
+
+    const second = await startKmsServer({ dataFile });
+    kms = client(second.url);
+    try {
+      const { KeyMetadata } = await kms.send(new DescribeKeyCommand({ KeyId: 'alias/persisted' }));
+      expect(KeyMetadata!.KeyId).toBe(keyId);
+      const out = await kms.send(new DecryptCommand({ KeyId: 'alias/persisted', CiphertextBlob: ciphertext, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' }));
+      expect(Buffer.from(out.Plaintext!)).toEqual(secret);
+    } finally {
+      kms.destroy();
+      await second.close();
+    }
+  });
+});

@@ -42,7 +42,9 @@ export async function decryptCheckoutJwe(compact: string, unwrapper: ContentKeyU
       if (wrongLength) throw authenticationFailed(); // in case a random key ever authenticated
       return plaintext;
     } finally {
-      key.fill(0); // the CEK is ours now; do not leave it on the heap
+      // The CEK is ours now: do not leave it on the heap.
+      key.fill(0);
+      if (cek instanceof Uint8Array) cek.fill(0);
     }
   } catch (error) {
     // A KMS outage is retryable (503), not the client's fault: keep it as it is.
@@ -67,17 +69,25 @@ function parseCompactJwe(compact: string): ParsedJwe {
   if (compact.length > MAX_JWE_LENGTH) throw new Error('JWE over size limit');
   const segments = compact.split('.');
   if (segments.length !== 5) throw new Error(`JWE has ${segments.length} segments, expected 5`);
-  const [encodedHeader, encryptedKey, iv, ciphertext, tag] = segments.map((segment, index) =>
-    decodeSegment(segment, index === 3),
-  ) as [Uint8Array, Uint8Array, Uint8Array, Uint8Array, Uint8Array];
+  const [encodedHeader = '', ...rest] = segments;
 
-  const header = parseHeader(encodedHeader);
+  // Header policy first: an unsupported `alg` (e.g. `dir`, with its empty key segment) is
+  // reported as what it is.
+  const header = parseHeader(decodeSegment(encodedHeader, false));
   const { alg, enc, kid } = header;
   if (typeof alg !== 'string' || !KEY_WRAP_ALGORITHMS.has(alg)) throw new Error('unsupported alg');
   if (typeof enc !== 'string' || !Object.hasOwn(CONTENT, enc)) throw new Error('unsupported enc');
   if ('zip' in header) throw new Error('zip header present'); // compressed plaintext is a CRIME-style oracle
   if ('crit' in header) throw new Error('crit header present');
   if (typeof kid !== 'string' || kid.length === 0) throw new Error('kid missing');
+
+  // Only the ciphertext may be empty (an empty GCM plaintext).
+  const [encryptedKey, iv, ciphertext, tag] = rest.map((segment, index) => decodeSegment(segment, index === 2)) as [
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+    Uint8Array,
+  ];
   const content = CONTENT[enc as ContentEncryption];
   if (iv.length !== content.ivLength) throw new Error('wrong IV length');
   if (tag.length !== TAG_LENGTH) throw new Error('wrong tag length');
@@ -85,7 +95,7 @@ function parseCompactJwe(compact: string): ParsedJwe {
     alg: alg as KeyWrapAlgorithm,
     enc: enc as ContentEncryption,
     kid,
-    aad: Buffer.from(segments[0] as string, 'ascii'), // AAD = ASCII of the encoded protected header
+    aad: Buffer.from(encodedHeader, 'ascii'), // AAD = ASCII of the encoded protected header
     encryptedKey,
     iv,
     ciphertext,

@@ -22,17 +22,12 @@ export interface PaymentCredential {
 
 const ECI = /^\d{2}$/;
 
-/** Networks send `"07"`, `"7"` or `7`; normalized to `"07"`. */
-const month = z
-  .union([z.string().regex(/^(0?[1-9]|1[0-2])$/), z.number().int().min(1).max(12)])
-  .transform((m) => String(m).padStart(2, '0'));
-/** Four digits, or two meaning 20YY; numbers accepted too. */
-const year = z
-  .union([z.string().regex(/^(\d{2}|\d{4})$/), z.number().int().min(0).max(9999)])
-  .transform((y) => {
-    const text = String(y);
-    return text.length <= 2 ? `20${text.padStart(2, '0')}` : text.padStart(4, '0');
-  });
+/** A JSON number or a string, checked as text: `7` and `"7"` mean the same. */
+const numberOrText = z.union([z.string(), z.number().int().nonnegative().transform(String)]);
+/** `"07"`, `"7"` or `7` → `"07"`. */
+const month = numberOrText.pipe(z.string().regex(/^(0?[1-9]|1[0-2])$/)).transform((m) => m.padStart(2, '0'));
+/** Four digits, or two meaning 20YY. */
+const year = numberOrText.pipe(z.string().regex(/^(\d{2}|\d{4})$/)).transform((y) => (y.length === 2 ? `20${y}` : y));
 /** Strings only: a 16-digit JSON number loses precision beyond 2^53. */
 const digits = (min: number, max: number) => z.string().regex(new RegExp(`^\\d{${min},${max}}$`));
 

@@ -57,8 +57,14 @@ const sdkResultSchema = z
     }
   });
 
-/** The whole request body. Strict: anything besides `checkoutResponse` is a client bug. */
-export const checkoutRequestSchema = z.strictObject({ checkoutResponse: sdkResultSchema });
+/**
+ * The whole request body. Strict: anything besides `checkoutResponse` is a client bug. The
+ * unknown-key message is fixed because zod's default names the keys, and a key is input.
+ */
+export const checkoutRequestSchema = z.strictObject(
+  { checkoutResponse: sdkResultSchema },
+  { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Unrecognized field' : undefined) },
+);
 
 export type CheckoutRequestBody = z.output<typeof checkoutRequestSchema>;
 

@@ -3,7 +3,7 @@
  * a frozen clock, and helpers to forge tokens with keys generated in the test.
  */
 import { createPrivateKey, type KeyObject } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { CompactSign, importJWK, type JWK } from 'jose';
 import { type KeyResolver } from '../../lib/checkout/jws.js';
 import { localUnwrapper } from '../../lib/checkout/local-unwrapper.js';
@@ -28,12 +28,8 @@ export interface CheckoutVectors {
   cases: CheckoutVector[];
 }
 
-/** The repo copy when the lead has added one, else the shared contract's copy. */
-const fixturePath = [
-  new URL('../fixtures/checkout-vectors.json', import.meta.url),
-  new URL('file:///work/shared/fixtures/checkout-vectors.json'),
-].find((url) => existsSync(url));
-if (!fixturePath) throw new Error('checkout-vectors.json not found');
+/** A verbatim copy of the SPEC's shared/fixtures/checkout-vectors.json. */
+const fixturePath = new URL('../fixtures/checkout-vectors.json', import.meta.url);
 
 export const vectors = JSON.parse(readFileSync(fixturePath, 'utf8')) as CheckoutVectors;
 
@@ -68,7 +64,8 @@ export const json = (value: unknown) => b64u(JSON.stringify(value));
 export function flipSegment(compact: string, index: number): string {
   const segments = compact.split('.');
   const bytes = Buffer.from(segments[index] as string, 'base64url');
-  bytes[bytes.length >> 1] ^= 0x01;
+  const middle = bytes.length >> 1;
+  bytes[middle] = (bytes[middle] ?? 0) ^ 0x01;
   segments[index] = bytes.toString('base64url');
   return segments.join('.');
 }
@@ -100,6 +97,16 @@ export function allErrorText(error: unknown): string {
     }
   }
   return parts.join('\n');
+}
+
+/** Runs a synchronous call expected to throw and returns the error. */
+export function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected a failure');
 }
 
 /** Awaits a promise or a call expected to fail and returns the error. */

@@ -1,0 +1,144 @@
+import { createRequire } from 'node:module';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir } from 'node:fs/promises';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient } from '@aws-sdk/client-kms';
+import dynalite from 'dynalite';
+import { startKmsServer, type RunningKmsServer } from './kms-server.js';
+import { ensureDevIdentity, type DevIdentity } from './dev-identity.js';
+import { ensureSandboxNetwork, SANDBOX_NETWORK, type SandboxNetwork } from './sandbox-network.js';
+
+interface TableDefinition {
+  envVar: string;
+  baseName: string;
+  keySchema: { AttributeName: string; KeyType: 'HASH' | 'RANGE' }[];
+  attributeDefinitions: { AttributeName: string; AttributeType: 'S' | 'N' | 'B' }[];
+}
+const { tables } = createRequire(import.meta.url)('../tables.cjs') as { tables: TableDefinition[] };
+
+export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
+export const LOCAL_REGION = 'us-east-1';
+export const PAYLOAD_KEY_ALIAS = 'alias/click-to-pay-local-payload-current';
+
+export interface LocalStackOptions {
+  /** Persist DynamoDB and KMS data here (npm start); omit for in-memory (tests). */
+  dataDir: string;
+  persist: boolean;
+  dynamoPort?: number;
+  kmsPort?: number;
+  tablePrefix?: string;
+}
+
+export interface LocalStack {
+  env: Record<string, string>;
+  identity: DevIdentity;
+  sandbox: SandboxNetwork;
+  dynamoEndpoint: string;
+  kmsEndpoint: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The real local parts (SPEC §7): dynalite speaking the DynamoDB protocol, the KMS server
+ * speaking the KMS protocol, the dev identity provider and the sandbox network keys.
+ * Idempotent: a second start finds tables, keys and aliases and reuses them.
+ */
+export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
+  await mkdir(options.dataDir, { recursive: true });
+  const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(options.persist ? { path: `${options.dataDir}/dynamodb` } : {}) });
+  const dynamoPort = await listen(dynamo, options.dynamoPort ?? 0);
+  let kms: RunningKmsServer;
+  try {
+    kms = await startKmsServer({ port: options.kmsPort ?? 0, ...(options.persist ? { dataFile: `${options.dataDir}/kms.json` } : {}) });
+  } catch (error) {
+    await close(dynamo);
+    throw error;
+  }
+  const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
+  const prefix = options.tablePrefix ?? 'click-to-pay-local';
+  const tableEnv = await ensureTables(dynamoEndpoint, prefix);
+  const payloadKeyIds = process.env.PAYLOAD_KEY_IDS ?? (await ensurePayloadKey(kms.url));
+  const identity = await ensureDevIdentity(options.dataDir);
+  const sandbox = await ensureSandboxNetwork(options.dataDir);
+  const networks = [process.env.NETWORK_JWKS_URLS, `${SANDBOX_NETWORK}=${sandbox.jwksUrl}`].filter(Boolean).join(',');
+
+  const env: Record<string, string> = {
+    ...tableEnv,
+    DYNAMODB_ENDPOINT: dynamoEndpoint,
+    KMS_ENDPOINT: kms.url,
+    AWS_REGION: LOCAL_REGION,
+    AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
+    AUTH_ISSUER: process.env.AUTH_ISSUER ?? identity.issuer,
+    AUTH_AUDIENCE: process.env.AUTH_AUDIENCE ?? identity.audience,
+    AUTH_JWKS_URL: process.env.AUTH_JWKS_URL ?? identity.jwksUrl,
+    NETWORK_JWKS_URLS: networks,
+    PAYLOAD_KEY_IDS: payloadKeyIds,
+    ...(process.env.CHECKOUT_MAX_AGE_SECONDS ? { CHECKOUT_MAX_AGE_SECONDS: process.env.CHECKOUT_MAX_AGE_SECONDS } : {}),
+  };
+  return {
+    env,
+    identity,
+    sandbox,
+    dynamoEndpoint,
+    kmsEndpoint: kms.url,
+    close: async () => {
+      await Promise.allSettled([kms.close(), close(dynamo)]);
+    },
+  };
+}
+
+export async function ensureTables(endpoint: string, prefix: string): Promise<Record<string, string>> {
+  const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  const env: Record<string, string> = {};
+  for (const table of tables) {
+    const TableName = `${prefix}-${table.baseName}`;
+    env[table.envVar] = TableName;
+    try {
+      await client.send(new DescribeTableCommand({ TableName }));
+    } catch (error) {
+      if (!(error instanceof ResourceNotFoundException)) throw error;
+      await client.send(
+        new CreateTableCommand({
+          TableName,
+          KeySchema: table.keySchema,
+          AttributeDefinitions: table.attributeDefinitions,
+          BillingMode: 'PAY_PER_REQUEST',
+        }),
+      );
+    }
+  }
+  client.destroy();
+  return env;
+}
+
+async function ensurePayloadKey(endpoint: string): Promise<string> {
+  const client = new KMSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
+  try {
+    await client.send(new DescribeKeyCommand({ KeyId: PAYLOAD_KEY_ALIAS }));
+  } catch (error) {
+    if ((error as Error).name !== 'NotFoundException') throw error;
+    const { KeyMetadata } = await client.send(
+      new CreateKeyCommand({ KeySpec: 'RSA_2048', KeyUsage: 'ENCRYPT_DECRYPT', Description: 'Click to Pay payload key (local)' }),
+    );
+    await client.send(new CreateAliasCommand({ AliasName: PAYLOAD_KEY_ALIAS, TargetKeyId: KeyMetadata!.KeyId! }));
+  } finally {
+    client.destroy();
+  }
+  return PAYLOAD_KEY_ALIAS;
+}
+
+function listen(server: Server, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+  });
+}
+
+function close(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}

@@ -1,0 +1,196 @@
+'use strict';
+
+/**
+ * One IAM role per access group (the `access` of each function in functions/routes.json).
+ * Every role gets exactly what its functions call, nothing with `Resource: '*'`:
+ *
+ * | group           | DynamoDB                                                                | KMS (payload keys)                         |
+ * |-----------------|-------------------------------------------------------------------------|--------------------------------------------|
+ * | public          | —                                                                       | —                                          |
+ * | configRead      | Sessions GetItem; Config GetItem, Query                                 | GetPublicKey, DescribeKey                  |
+ * | configWrite     | Sessions GetItem; Config GetItem, PutItem, DeleteItem, Query            | GetPublicKey, DescribeKey                  |
+ * | orders          | Sessions GetItem, PutItem; Config GetItem; Orders GetItem, PutItem, Query | —                                        |
+ * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Put/DeleteItem | — (no Decrypt) |
+ * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
+ *
+ * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
+ * groups (the log groups themselves are created by the framework, with retention).
+ *
+ * Payload keys: the stack's `PayloadKey` (reached through alias
+ * `alias/<service>-<stage>-payload-current`) unless the `payloadKeyIds` stage parameter says
+ * otherwise. That parameter is the single source for both PAYLOAD_KEY_IDS (Lambda env) and the
+ * KMS resources granted here, so the two can never drift apart during a key rotation:
+ *   --param "payloadKeyIds=arn:aws:kms:…:key/NEW,alias/<service>-<stage>-payload-current"
+ * Entries must be full key ARNs, or this stack's alias (which stands for `PayloadKey`).
+ */
+
+const ACCESS_GROUPS = Object.freeze(['public', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt']);
+
+const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
+const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
+const KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
+
+/** `configRead` → `LambdaRoleConfigRead`. */
+function roleLogicalId(group) {
+  if (!ACCESS_GROUPS.includes(group)) throw new Error(`Unknown access group "${group}"`);
+  return `LambdaRole${group[0].toUpperCase()}${group.slice(1)}`;
+}
+
+/** The alias that always names this stack's own payload key. */
+function payloadKeyAlias(service, stage) {
+  return `alias/${service}-${stage}-payload-current`;
+}
+
+/**
+ * Splits PAYLOAD_KEY_IDS into IAM resources: this stack's alias → the PayloadKey ARN, key ARNs
+ * as they are. Anything else (other aliases, bare key ids) cannot be expressed as an IAM
+ * resource, so it is refused at package time rather than failing in production.
+ */
+function payloadKeyResources(service, stage, payloadKeyIds) {
+  const alias = payloadKeyAlias(service, stage);
+  const ids = payloadKeyIds.split(',').map((id) => id.trim()).filter(Boolean);
+  if (ids.length === 0) throw new Error('payloadKeyIds: at least one key is required');
+  const resources = [];
+  for (const id of ids) {
+    if (id === alias) resources.push({ 'Fn::GetAtt': [PAYLOAD_KEY_LOGICAL_ID, 'Arn'] });
+    else if (KEY_ARN.test(id)) resources.push(id);
+    else throw new Error(`payloadKeyIds: "${id}" must be a full KMS key ARN or ${alias}`);
+  }
+  const seen = new Set();
+  return resources.filter((r) => {
+    const k = JSON.stringify(r);
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+}
+
+const sub = (template) => ({ 'Fn::Sub': template });
+const tableArn = (logicalId) => ({ 'Fn::GetAtt': [logicalId, 'Arn'] });
+const dynamo = (sid, logicalId, actions) => ({
+  Sid: sid,
+  Effect: 'Allow',
+  Action: actions.map((a) => `dynamodb:${a}`),
+  Resource: [tableArn(logicalId)],
+});
+
+/** The statements of one group, logs excluded. */
+function groupStatements(group, keyResources) {
+  const sessionsRead = dynamo('SessionsRead', 'SessionsTable', ['GetItem']);
+  const publicKeys = {
+    Sid: 'PayloadPublicKeys',
+    Effect: 'Allow',
+    Action: ['kms:GetPublicKey', 'kms:DescribeKey'],
+    Resource: keyResources,
+  };
+  const payments = [
+    sessionsRead,
+    dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
+    dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'DeleteItem']),
+    dynamo('Replay', 'ReplayTable', ['GetItem', 'PutItem', 'DeleteItem']),
+  ];
+  switch (group) {
+    case 'public':
+      return [];
+    case 'configRead':
+      return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem', 'Query']), publicKeys];
+    case 'configWrite':
+      return [sessionsRead, dynamo('ConfigWrite', 'ConfigTable', ['GetItem', 'PutItem', 'DeleteItem', 'Query']), publicKeys];
+    case 'orders':
+      return [
+        dynamo('Sessions', 'SessionsTable', ['GetItem', 'PutItem']),
+        dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
+        dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'Query']),
+      ];
+    case 'payments':
+      return payments;
+    case 'paymentsDecrypt':
+      return [
+        ...payments,
+        publicKeys,
+        {
+          Sid: 'PayloadKeyUnwrap',
+          Effect: 'Allow',
+          Action: ['kms:Decrypt'],
+          Resource: keyResources,
+          Condition: { StringEquals: { 'kms:EncryptionAlgorithm': [...KMS_DECRYPT_ALGORITHMS] } },
+        },
+      ];
+    default:
+      throw new Error(`Unknown access group "${group}"`);
+  }
+}
+
+/** `{ LambdaRoleX: AWS::IAM::Role, … }` for every access group that has functions. */
+function roleResources({ service, stage, payloadKeyIds, accessByFunction }) {
+  const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
+  const resources = {};
+  for (const group of ACCESS_GROUPS) {
+    const functionNames = Object.keys(accessByFunction).filter((name) => accessByFunction[name] === group);
+    if (functionNames.length === 0) continue;
+    const logGroups = functionNames.map((name) =>
+      sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/lambda/${service}-${stage}-${name}:*`),
+    );
+    resources[roleLogicalId(group)] = {
+      Type: 'AWS::IAM::Role',
+      Properties: {
+        Description: `${service} ${stage}: Lambda role for the ${group} functions (${functionNames.join(', ')})`.slice(0, 1000),
+        AssumeRolePolicyDocument: {
+          Version: '2012-10-17',
+          Statement: [{ Effect: 'Allow', Principal: { Service: 'lambda.amazonaws.com' }, Action: 'sts:AssumeRole' }],
+        },
+        Policies: [
+          {
+            PolicyName: `${service}-${stage}-${group}`,
+            PolicyDocument: {
+              Version: '2012-10-17',
+              Statement: [
+                { Sid: 'Logs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroups },
+                ...groupStatements(group, keyResources),
+              ],
+            },
+          },
+        ],
+        Tags: [
+          { Key: 'service', Value: service },
+          { Key: 'stage', Value: stage },
+          { Key: 'access-group', Value: group },
+        ],
+      },
+    };
+  }
+  return resources;
+}
+
+async function resolveContext({ resolveConfigurationProperty, resolveVariable }) {
+  const service = await resolveConfigurationProperty(['service']);
+  const stage = await resolveVariable('sls:stage');
+  const param = await resolveVariable('param:payloadKeyIds, null');
+  const payloadKeyIds = typeof param === 'string' && param.trim() ? param.trim() : payloadKeyAlias(service, stage);
+  return { service, stage, payloadKeyIds };
+}
+
+/** serverless.yml: `resources: - ${file(./infra/serverless/iam.cjs):serverlessResources}` */
+async function serverlessResources(helpers) {
+  const { accessByFunction } = require('./functions.cjs'); // lazy: functions.cjs requires this file
+  const context = await resolveContext(helpers);
+  // Fail early with a clear message instead of a CloudFormation error.
+  payloadKeyResources(context.service, context.stage, context.payloadKeyIds);
+  return { Resources: roleResources({ ...context, accessByFunction: accessByFunction() }) };
+}
+
+/** serverless.yml: `PAYLOAD_KEY_IDS: ${file(./infra/serverless/iam.cjs):serverlessPayloadKeyIds}` */
+async function serverlessPayloadKeyIds(helpers) {
+  const context = await resolveContext(helpers);
+  payloadKeyResources(context.service, context.stage, context.payloadKeyIds);
+  return context.payloadKeyIds;
+}
+
+module.exports = {
+  ACCESS_GROUPS,
+  KMS_DECRYPT_ALGORITHMS,
+  roleLogicalId,
+  payloadKeyAlias,
+  payloadKeyResources,
+  roleResources,
+  serverlessResources,
+  serverlessPayloadKeyIds,
+};

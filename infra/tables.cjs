@@ -1,0 +1,146 @@
+'use strict';
+
+/**
+ * The DynamoDB tables: ONE definition used by serverless.yml (CloudFormation resources,
+ * table-name environment variables, IAM resources) and by the local stack (CreateTable on
+ * dynalite with exactly the same KeySchema / AttributeDefinitions).
+ *
+ * CommonJS on purpose: the Serverless Framework loads `${file(...)}` JS sources with
+ * `require`, and package.json says "type": "module", hence the `.cjs` extension. From
+ * TypeScript/ESM use `createRequire(import.meta.url)('../tables.cjs')` or a default import.
+ *
+ * Attribute names follow lib/repositories: every table is keyed by `pk` (+ `sk` where items
+ * of one partition are queried together); `expiresAt` (epoch seconds) is the TTL attribute.
+ */
+
+/** @typedef {{ AttributeName: string, KeyType: 'HASH' | 'RANGE' }} KeySchemaElement */
+/** @typedef {{ AttributeName: string, AttributeType: 'S' | 'N' | 'B' }} AttributeDefinition */
+/**
+ * @typedef {object} TableDefinition
+ * @property {string} logicalId CloudFormation logical id
+ * @property {string} envVar environment variable that carries the table name (lib/config/service-config.ts)
+ * @property {string} baseName suffix of the physical name `${service}-${stage}-${baseName}`
+ * @property {KeySchemaElement[]} keySchema
+ * @property {AttributeDefinition[]} attributeDefinitions
+ * @property {string} [ttlAttribute] DynamoDB TTL attribute (epoch seconds), when the table has one
+ */
+
+const hashAndRange = {
+  keySchema: [
+    { AttributeName: 'pk', KeyType: 'HASH' },
+    { AttributeName: 'sk', KeyType: 'RANGE' },
+  ],
+  attributeDefinitions: [
+    { AttributeName: 'pk', AttributeType: 'S' },
+    { AttributeName: 'sk', AttributeType: 'S' },
+  ],
+};
+
+const hashOnly = {
+  keySchema: [{ AttributeName: 'pk', KeyType: 'HASH' }],
+  attributeDefinitions: [{ AttributeName: 'pk', AttributeType: 'S' }],
+};
+
+/** @type {ReadonlyArray<TableDefinition>} */
+const tables = Object.freeze([
+  // Platform / tenant / merchant / outlet configuration. Long-lived: no TTL.
+  { logicalId: 'ConfigTable', envVar: 'CONFIG_TABLE', baseName: 'config', ...hashAndRange },
+  // Orders and their payments (one partition per order).
+  { logicalId: 'OrdersTable', envVar: 'ORDERS_TABLE', baseName: 'orders', ...hashAndRange, ttlAttribute: 'expiresAt' },
+  // Hosted-session tokens, keyed by the SHA-256 of the token.
+  { logicalId: 'SessionsTable', envVar: 'SESSIONS_TABLE', baseName: 'sessions', ...hashOnly, ttlAttribute: 'expiresAt' },
+  // Replay guard for checkout responses (JWS jti / srcCorrelationId), TTL 24 h.
+  { logicalId: 'ReplayTable', envVar: 'REPLAY_TABLE', baseName: 'replay', ...hashOnly, ttlAttribute: 'expiresAt' },
+]);
+
+/** Stages whose tables may be deleted with the stack (no DeletionProtectionEnabled). */
+const UNPROTECTED_STAGES = new Set(['dev']);
+
+/** Physical table name: `${service}-${stage}-${baseName}`. */
+function tableName(service, stage, baseName) {
+  return `${service}-${stage}-${baseName}`;
+}
+
+/** Finds a table definition by logical id, env var or base name. */
+function table(id) {
+  const found = tables.find((t) => t.logicalId === id || t.envVar === id || t.baseName === id);
+  if (!found) throw new Error(`Unknown table "${id}"`);
+  return found;
+}
+
+/** `{ CONFIG_TABLE: 'svc-stage-config', … }` — the table-name environment variables. */
+function environment(service, stage) {
+  return Object.fromEntries(tables.map((t) => [t.envVar, tableName(service, stage, t.baseName)]));
+}
+
+/**
+ * Input for DynamoDB `CreateTable` (local stack / dynalite). TTL, PITR and SSE are not part of
+ * CreateTable; call UpdateTimeToLive separately if the emulator should honour `ttlAttribute`.
+ */
+function createTableInput(definition, name) {
+  return {
+    TableName: name,
+    KeySchema: definition.keySchema.map((k) => ({ ...k })),
+    AttributeDefinitions: definition.attributeDefinitions.map((a) => ({ ...a })),
+    BillingMode: 'PAY_PER_REQUEST',
+  };
+}
+
+/** CloudFormation `AWS::DynamoDB::Table` resources keyed by logical id. */
+function cloudFormationResources(service, stage, options = {}) {
+  const deletionProtection = options.deletionProtection ?? !UNPROTECTED_STAGES.has(stage);
+  return Object.fromEntries(
+    tables.map((t) => {
+      /** @type {Record<string, unknown>} */
+      const properties = {
+        TableName: tableName(service, stage, t.baseName),
+        BillingMode: 'PAY_PER_REQUEST',
+        KeySchema: t.keySchema.map((k) => ({ ...k })),
+        AttributeDefinitions: t.attributeDefinitions.map((a) => ({ ...a })),
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        SSESpecification: { SSEEnabled: true },
+        DeletionProtectionEnabled: deletionProtection,
+      };
+      if (t.ttlAttribute) {
+        properties.TimeToLiveSpecification = { AttributeName: t.ttlAttribute, Enabled: true };
+      }
+      return [t.logicalId, { Type: 'AWS::DynamoDB::Table', Properties: properties }];
+    }),
+  );
+}
+
+/** CloudFormation outputs with the physical table names. */
+function cloudFormationOutputs() {
+  return Object.fromEntries(
+    tables.map((t) => [`${t.logicalId}Name`, { Description: `${t.envVar} (DynamoDB table name)`, Value: { Ref: t.logicalId } }]),
+  );
+}
+
+/**
+ * Serverless Framework entry point: `resources: - ${file(./infra/tables.cjs):serverlessResources}`.
+ * The framework calls exported functions with its resolver helpers.
+ */
+async function serverlessResources({ resolveConfigurationProperty, resolveVariable }) {
+  const service = await resolveConfigurationProperty(['service']);
+  const stage = await resolveVariable('sls:stage');
+  return { Resources: cloudFormationResources(service, stage), Outputs: cloudFormationOutputs() };
+}
+
+/** Serverless Framework entry point for `provider.environment` table names. */
+async function serverlessEnvironment({ resolveConfigurationProperty, resolveVariable }) {
+  const service = await resolveConfigurationProperty(['service']);
+  const stage = await resolveVariable('sls:stage');
+  return environment(service, stage);
+}
+
+module.exports = {
+  tables,
+  table,
+  tableName,
+  environment,
+  createTableInput,
+  cloudFormationResources,
+  cloudFormationOutputs,
+  serverlessResources,
+  serverlessEnvironment,
+};

@@ -1,0 +1,138 @@
+import type { InvokeOptions } from './invoke.js';
+import type { SeededMerchant } from './seed.js';
+
+export interface World extends SeededMerchant {
+  orderRef: string;
+  paymentRef: string;
+}
+
+type Handler = (event: any, context: any) => Promise<unknown>;
+
+export interface EndpointCase {
+  name: string;
+  load: () => Promise<{ handler: Handler }>;
+  /** A request that succeeds for a platform token with every permission. */
+  request: (world: World) => InvokeOptions;
+  access: { kind: 'any' } | { kind: 'platform' } | { kind: 'permission'; permission: string };
+  /** The level at which scope is checked: which narrowed tokens must get a 404. */
+  scope: 'none' | 'tenant' | 'merchant' | 'outlet' | 'order';
+  successStatus: number;
+}
+
+const paymentMethods = { paymentMethods: { CLICK_TO_PAY: { enabled: true } } };
+const ordersPath = (w: World) => `/transactions/outlets/${w.outletId}/orders`;
+
+/** Every issue-2 endpoint with one valid request each. The payment issue appends its own. */
+export const ENDPOINTS: EndpointCase[] = [
+  {
+    name: '4.1 GET merchant config',
+    load: () => import('../../functions/get-merchant-config/handler.js'),
+    request: (w) => ({ method: 'GET', path: `/config/merchants/${w.merchantRef}/configs/vctp`, pathParameters: { merchantRef: w.merchantRef } }),
+    access: { kind: 'any' },
+    scope: 'merchant',
+    successStatus: 200,
+  },
+  {
+    name: '4.2 GET encryption keys',
+    load: () => import('../../functions/get-encryption-keys/handler.js'),
+    request: () => ({ method: 'GET', path: '/config/configs/vctp/encryption-keys' }),
+    access: { kind: 'permission', permission: 'VIEW_UCTP_WALLET_CERTIFICATE' },
+    scope: 'none',
+    successStatus: 200,
+  },
+  {
+    name: '4.5 PUT platform payment methods',
+    load: () => import('../../functions/put-platform-payment-methods/handler.js'),
+    request: () => ({ method: 'PUT', path: '/config/platform/configs/payment-methods', body: paymentMethods }),
+    access: { kind: 'platform' },
+    scope: 'none',
+    successStatus: 200,
+  },
+  {
+    name: '4.5 GET platform payment methods',
+    load: () => import('../../functions/get-platform-payment-methods/handler.js'),
+    request: () => ({ method: 'GET', path: '/config/platform/configs/payment-methods' }),
+    access: { kind: 'platform' },
+    scope: 'none',
+    successStatus: 200,
+  },
+  {
+    name: '4.6 POST tenant payment methods',
+    load: () => import('../../functions/put-tenant-payment-methods/handler.js'),
+    request: (w) => ({
+      method: 'POST',
+      path: `/config/tenants/${w.tenantRef}/configs/payment-methods`,
+      pathParameters: { tenantRef: w.tenantRef },
+      body: paymentMethods,
+    }),
+    access: { kind: 'platform' },
+    scope: 'none',
+    successStatus: 200,
+  },
+  {
+    name: '4.6 GET tenant payment methods',
+    load: () => import('../../functions/get-tenant-payment-methods/handler.js'),
+    request: (w) => ({ method: 'GET', path: `/config/tenants/${w.tenantRef}/configs/payment-methods`, pathParameters: { tenantRef: w.tenantRef } }),
+    access: { kind: 'platform' },
+    scope: 'none',
+    successStatus: 200,
+  },
+  {
+    name: '4.7 PUT merchant config',
+    load: () => import('../../functions/put-merchant-config/handler.js'),
+    request: (w) => ({
+      method: 'PUT',
+      path: `/config/merchants/${w.merchantRef}/configs/vctp`,
+      pathParameters: { merchantRef: w.merchantRef },
+      body: {
+        tenantRef: w.tenantRef,
+        dpaId: 'dpa-demo',
+        dpaClientId: 'dpa-client-demo',
+        dpaName: 'Demo Shop',
+        cardBrands: ['visa', 'mastercard'],
+        locale: 'en_AE',
+        outlets: [w.outletId, w.otherOutletId],
+      },
+    }),
+    access: { kind: 'platform' },
+    scope: 'none',
+    successStatus: 200,
+  },
+  {
+    name: '4.8 POST order',
+    load: () => import('../../functions/create-order/handler.js'),
+    request: (w) => ({
+      method: 'POST',
+      path: ordersPath(w),
+      pathParameters: { outletId: w.outletId },
+      body: { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } },
+    }),
+    access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    scope: 'outlet',
+    successStatus: 201,
+  },
+  {
+    name: '4.8 GET order',
+    load: () => import('../../functions/get-order/handler.js'),
+    request: (w) => ({
+      method: 'GET',
+      path: `${ordersPath(w)}/${w.orderRef}`,
+      pathParameters: { outletId: w.outletId, orderRef: w.orderRef },
+    }),
+    access: { kind: 'permission', permission: 'VIEW_ORDER' },
+    scope: 'order',
+    successStatus: 200,
+  },
+  {
+    name: '4.9 POST hosted session',
+    load: () => import('../../functions/create-hosted-session/handler.js'),
+    request: (w) => ({
+      method: 'POST',
+      path: `${ordersPath(w)}/${w.orderRef}/hosted-sessions`,
+      pathParameters: { outletId: w.outletId, orderRef: w.orderRef },
+    }),
+    access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    scope: 'order',
+    successStatus: 201,
+  },
+];

@@ -1,0 +1,62 @@
+import { randomBytes } from 'node:crypto';
+import { configRepository } from '../../lib/composition/core.js';
+import { payloadKeyVault } from '../../lib/composition/keys.js';
+import type { PaymentMethodSettings } from '../../lib/domain/payment-methods.js';
+import type { MerchantConfig } from '../../lib/domain/merchant.js';
+import { onboardMerchant } from '../../lib/services/merchant-config.js';
+import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
+
+export const uniqueRef = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;
+
+export function setPlatform(methods: PaymentMethodSettings) {
+  return upsertPaymentMethods(configRepository, { level: 'platform' }, methods);
+}
+
+export function setTenant(tenantRef: string, methods: PaymentMethodSettings) {
+  return upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef }, methods);
+}
+
+export interface SeededMerchant {
+  tenantRef: string;
+  merchantRef: string;
+  outletId: string;
+  otherOutletId: string;
+}
+
+/** A tenant with Click to Pay on (platform too), one onboarded merchant with two outlets. */
+export async function seedMerchant(overrides: Partial<MerchantConfig> = {}, options: { directWallet?: boolean } = {}): Promise<SeededMerchant> {
+  const tenantRef = overrides.tenantRef ?? uniqueRef('t');
+  const merchantRef = overrides.merchantRef ?? uniqueRef('m');
+  const outletId = uniqueRef('o');
+  const otherOutletId = uniqueRef('o');
+  await setPlatform({ CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: true } });
+  await setTenant(tenantRef, { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: options.directWallet ?? false } });
+  await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, merchantRef, {
+    tenantRef,
+    dpaId: 'dpa-demo',
+    dpaClientId: 'dpa-client-demo',
+    dpaName: 'Demo Shop',
+    cardBrands: ['visa', 'mastercard'],
+    locale: 'en_AE',
+    environment: 'sandbox',
+    threeDsPolicy: 'risk-based',
+    outlets: [outletId, otherOutletId],
+    ...overrides,
+  });
+  return { tenantRef, merchantRef, outletId, otherOutletId };
+}
+
+/** A seeded merchant plus one order (and its payment) at the first outlet. */
+export async function seedWorld(overrides: Partial<MerchantConfig> = {}, options: { directWallet?: boolean; amount?: number } = {}) {
+  const merchant = await seedMerchant(overrides, options);
+  const { createOrder } = await import('../../lib/services/orders.js');
+  const { orderRepository } = await import('../../lib/composition/core.js');
+  const order = await createOrder(
+    { config: configRepository, orders: orderRepository },
+    { kind: 'platform', subject: 'seed', permissions: new Set() },
+    merchant.outletId,
+    { action: 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },
+  );
+  const payment = order.payments[0] as { paymentRef: string };
+  return { ...merchant, orderRef: order.orderRef, paymentRef: payment.paymentRef };
+}

@@ -1,0 +1,212 @@
+import { exportJWK, exportSPKI, generateKeyPair } from 'jose';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { verifyCheckoutJws, type KeyResolver } from '../../lib/checkout/jws.js';
+import { checkoutRequestSchema, MAX_JWS_LENGTH, parseCheckoutRequest } from '../../lib/checkout/sdk-result.js';
+import {
+  CheckoutExpiredError,
+  CheckoutPayloadInvalidError,
+  CheckoutSignatureInvalidError,
+  InvalidRequestError,
+} from '../../lib/errors.js';
+import {
+  failure,
+  flipSegment,
+  json,
+  jwksResolver,
+  MAX_AGE,
+  networkResolver,
+  now,
+  NOW_S,
+  signJws,
+  thrown,
+  vectors,
+} from './checkout-fixtures.js';
+
+const options = { maxAgeSeconds: MAX_AGE, now };
+
+describe('parseCheckoutRequest', () => {
+  const [visa, mastercard] = vectors.cases;
+
+  it('accepts the Visa shape and hints visa', () => {
+    expect(parseCheckoutRequest({ checkoutResponse: visa!.sdkResult })).toEqual({
+      jws: visa!.sdkResult.checkoutResponse,
+      actionCode: 'SUCCESS',
+      network: 'visa',
+    });
+  });
+
+  it('accepts the Mastercard shape (headers, network, extra fields) and hints mastercard', () => {
+    const sdkResult = { ...mastercard!.sdkResult, idToken: 'opaque', somethingNew: { a: 1 } };
+    expect(parseCheckoutRequest({ checkoutResponse: sdkResult })).toEqual({
+      jws: mastercard!.sdkResult.checkoutResponse,
+      actionCode: 'COMPLETE',
+      network: 'mastercard',
+    });
+  });
+
+  it.each(['CANCEL', 'ERROR', 'CHANGE_CARD'])('rejects action code %s as 422 and names it', (code) => {
+    const error = thrown(() => parseCheckoutRequest({ checkoutResponse: { checkoutActionCode: code } }));
+    expect(error).toBeInstanceOf(CheckoutPayloadInvalidError);
+    expect((error as Error).message).toBe(`The checkout was not completed (action code ${code}).`);
+  });
+
+  it('rejects an unknown field next to checkoutResponse in the schema (400)', () => {
+    const body = { checkoutResponse: visa!.sdkResult, extra: true };
+    expect(checkoutRequestSchema.safeParse(body).success).toBe(false);
+    const error = thrown(() => parseCheckoutRequest(body));
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    // The key name is input, so it is not echoed.
+    expect((error as InvalidRequestError).errors).toEqual([{ path: '', message: 'Unrecognized field' }]);
+  });
+
+  it('rejects malformed action codes, both or neither code, and a completed result without JWS', () => {
+    for (const sdkResult of [
+      { actionCode: 'success', checkoutResponse: 'a.b.c' },
+      { actionCode: 'SUCCESS<script>', checkoutResponse: 'a.b.c' },
+      { actionCode: 'SUCCESS', checkoutActionCode: 'COMPLETE', checkoutResponse: 'a.b.c' },
+      { checkoutResponse: 'a.b.c' },
+      { actionCode: 'SUCCESS' },
+    ]) {
+      expect(() => parseCheckoutRequest({ checkoutResponse: sdkResult })).toThrow(InvalidRequestError);
+    }
+  });
+
+  it('maps a JWS over 32 KiB to 400 with the field path', () => {
+    const oversize = { actionCode: 'SUCCESS', checkoutResponse: 'a'.repeat(MAX_JWS_LENGTH + 1) };
+    const error = thrown(() => parseCheckoutRequest({ checkoutResponse: oversize }));
+    expect(error).toBeInstanceOf(InvalidRequestError);
+    expect((error as InvalidRequestError).errors?.map((e) => e.path)).toEqual(['checkoutResponse.checkoutResponse']);
+  });
+});
+
+describe('verifyCheckoutJws with the real vectors', () => {
+  it.each(vectors.cases.map((c) => [c.name, c] as const))('%s verifies', async (_name, vector) => {
+    const verified = await verifyCheckoutJws(vector.sdkResult.checkoutResponse, networkResolver, options);
+    expect(verified.payload).toEqual(vector.jwsPayload);
+    expect(verified.iat).toBe(vectors.iat);
+    expect(verified.jti).toBe(vector.jwsPayload.srcCorrelationId);
+    expect(verified.kid).toMatch(/^sandbox-network-/);
+    expect(['RS256', 'PS256', 'ES256']).toContain(verified.alg);
+  });
+});
+
+describe('verifyCheckoutJws rejects', () => {
+  const kid = 'test-rsa';
+  let privateKey: CryptoKey;
+  let publicKey: CryptoKey;
+  let resolver: KeyResolver;
+  const payload = {
+    srcCorrelationId: 'corr-1',
+    encryptedPayload: 'a.b.c.d.e',
+    assuranceData: { eci: '05' },
+  };
+  const header = (extra: Record<string, unknown> = {}) => ({ alg: 'RS256', kid, iat: NOW_S - 10, ...extra });
+  /** Asserts the class (the client-facing code) and the internal reason in `cause`. */
+  const rejects = async (
+    jws: string,
+    errorClass: new (...args: never[]) => Error,
+    reason: RegExp,
+    resolve = resolver,
+  ) => {
+    const error = await failure(() => verifyCheckoutJws(jws, resolve, options));
+    expect(error).toBeInstanceOf(errorClass);
+    expect(((error as Error).cause as Error).message).toMatch(reason);
+  };
+
+  beforeAll(async () => {
+    ({ privateKey, publicKey } = await generateKeyPair('RS256'));
+    resolver = jwksResolver([{ ...(await exportJWK(publicKey)), kid }]);
+  });
+
+  it('accepts a well-formed token signed by the trusted key (baseline)', async () => {
+    const verified = await verifyCheckoutJws(await signJws(header({ jti: 'j-1' }), payload, privateKey), resolver, options);
+    expect(verified).toMatchObject({ kid, alg: 'RS256', jti: 'j-1', payload });
+  });
+
+  it('a tampered payload', async () => {
+    const [h, , s] = (await signJws(header(), payload, privateKey)).split('.');
+    await rejects(`${h}.${json({ ...payload, srcCorrelationId: 'corr-2' })}.${s}`, CheckoutSignatureInvalidError, /signature/);
+  });
+
+  it('a tampered signature', async () => {
+    await rejects(flipSegment(await signJws(header(), payload, privateKey), 2), CheckoutSignatureInvalidError, /signature/);
+  });
+
+  it('alg none (unsigned), before any key is resolved', async () => {
+    const resolve = vi.fn(resolver);
+    const unsigned = `${json(header({ alg: 'none' }))}.${json(payload)}.`;
+    await rejects(unsigned, CheckoutSignatureInvalidError, /alg not allowed/, resolve);
+    expect(resolve).not.toHaveBeenCalled();
+  });
+
+  it('HS256 with the network public key as the HMAC secret, before any key is resolved', async () => {
+    const secret = new TextEncoder().encode(await exportSPKI(publicKey));
+    const resolve = vi.fn(async () => secret);
+    const hmac = await signJws(header({ alg: 'HS256' }), payload, secret);
+    await rejects(hmac, CheckoutSignatureInvalidError, /alg not allowed/, resolve);
+    expect(resolve).not.toHaveBeenCalled();
+  });
+
+  it('an unknown kid', async () => {
+    await rejects(await signJws(header({ kid: 'nobody' }), payload, privateKey), CheckoutSignatureInvalidError, /unknown kid/);
+  });
+
+  it('an embedded attacker jwk: never used, with an unknown or the trusted kid', async () => {
+    const attacker = await generateKeyPair('RS256');
+    const jwk = await exportJWK(attacker.publicKey);
+    const forged = await signJws(header({ kid: 'attacker', jwk }), payload, attacker.privateKey);
+    await rejects(forged, CheckoutSignatureInvalidError, /unknown kid/);
+    await rejects(await signJws(header({ jwk }), payload, attacker.privateKey), CheckoutSignatureInvalidError, /signature/);
+  });
+
+  it('a crit header', async () => {
+    const jws = await signJws(header({ crit: ['exp'], exp: 1 }), payload, privateKey, ['exp']);
+    await rejects(jws, CheckoutSignatureInvalidError, /crit/);
+  });
+
+  it('a missing kid', async () => {
+    const { kid: _omitted, ...noKid } = header();
+    await rejects(await signJws(noKid, payload, privateKey), CheckoutSignatureInvalidError, /kid missing/);
+  });
+
+  it('an iat older than maxAge', async () => {
+    await rejects(await signJws(header({ iat: NOW_S - MAX_AGE - 1 }), payload, privateKey), CheckoutExpiredError, /older/);
+  });
+
+  it('an iat in the future beyond the 30 s skew (29 s is tolerated)', async () => {
+    await rejects(await signJws(header({ iat: NOW_S + 31 }), payload, privateKey), CheckoutExpiredError, /future/);
+    await expect(verifyCheckoutJws(await signJws(header({ iat: NOW_S + 29 }), payload, privateKey), resolver, options))
+      .resolves.toMatchObject({ iat: NOW_S + 29 });
+  });
+
+  it('a stale payload iat even when the header iat is fresh', async () => {
+    const jws = await signJws(header(), { ...payload, iat: NOW_S - MAX_AGE - 1 }, privateKey);
+    await rejects(jws, CheckoutExpiredError, /older/);
+  });
+
+  it('a missing iat (neither header nor payload)', async () => {
+    const { iat: _omitted, ...noIat } = header();
+    await rejects(await signJws(noIat, payload, privateKey), CheckoutExpiredError, /iat missing/);
+  });
+
+  it('2 and 4 segments', async () => {
+    const jws = await signJws(header(), payload, privateKey);
+    await rejects(jws.split('.').slice(0, 2).join('.'), CheckoutSignatureInvalidError, /2 segments/);
+    await rejects(`${jws}.${json({})}`, CheckoutSignatureInvalidError, /4 segments/);
+  });
+
+  it('a validly signed JWS over 32 KiB, before any key is resolved', async () => {
+    const resolve = vi.fn(resolver);
+    const big = await signJws(header(), { ...payload, padding: 'x'.repeat(MAX_JWS_LENGTH) }, privateKey);
+    expect(big.length).toBeGreaterThan(MAX_JWS_LENGTH);
+    await rejects(big, CheckoutSignatureInvalidError, /size limit/, resolve);
+    expect(resolve).not.toHaveBeenCalled();
+  });
+
+  it('a signed payload without encryptedPayload or srcCorrelationId (422 payload invalid)', async () => {
+    const { encryptedPayload: _e, ...noJwe } = payload;
+    await rejects(await signJws(header(), noJwe, privateKey), CheckoutPayloadInvalidError, /encryptedPayload/);
+    const { srcCorrelationId: _c, ...noCorrelation } = payload;
+    await rejects(await signJws(header(), noCorrelation, privateKey), CheckoutPayloadInvalidError, /srcCorrelationId/);
+  });
+});

@@ -54,7 +54,7 @@ const tables = Object.freeze([
 ]);
 
 /** Stages whose tables may be deleted with the stack (no DeletionProtectionEnabled). */
-const UNPROTECTED_STAGES = new Set(['dev']);
+const UNPROTECTED_STAGES = new Set(['dev', 'local']);
 
 /** Physical table name: `${service}-${stage}-${baseName}`. */
 function tableName(service, stage, baseName) {

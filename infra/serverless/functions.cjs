@@ -10,6 +10,7 @@
  *   what HTTP APIs expect), plus the `fallback` function on `httpApi: '*'` (the $default route,
  *   which answers 404/405 from the same table)
  * - role: the IAM role of the function's access group (infra/serverless/iam.cjs)
+ * - memory/timeout by access group; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
  */
 
 const path = require('node:path');
@@ -38,7 +39,7 @@ function parseRoute(route) {
   return { method: match[1], path: match[2] };
 }
 
-function functionConfig(entry, events) {
+function functionConfig(entry, events, environment) {
   if (!ACCESS_GROUPS.includes(entry.access)) {
     throw new Error(`routes.json: function "${entry.name}" has unknown access "${entry.access}"`);
   }
@@ -48,12 +49,17 @@ function functionConfig(entry, events) {
     role: roleLogicalId(entry.access),
     memorySize: payment ? 1024 : 512,
     timeout: payment ? PAYMENT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS,
+    ...(environment && Object.keys(environment).length > 0 ? { environment: { ...environment } } : {}),
     events,
   };
 }
 
-/** The `functions:` object, keyed by function name. */
-function buildFunctions(entries = loadRouteTable()) {
+/**
+ * The `functions:` object, keyed by function name. `environment` is merged into every
+ * function's own environment (for optional variables that must be absent, not empty, when
+ * unset: provider.environment cannot omit a key conditionally).
+ */
+function buildFunctions(entries = loadRouteTable(), environment = {}) {
   const functions = {};
   const seenRoutes = new Set();
   for (const entry of entries) {
@@ -65,9 +71,9 @@ function buildFunctions(entries = loadRouteTable()) {
       seenRoutes.add(route);
       return { httpApi: parseRoute(route) };
     });
-    functions[entry.name] = functionConfig(entry, events);
+    functions[entry.name] = functionConfig(entry, events, environment);
   }
-  functions[FALLBACK.name] = functionConfig(FALLBACK, [{ httpApi: '*' }]);
+  functions[FALLBACK.name] = functionConfig(FALLBACK, [{ httpApi: '*' }], environment);
   return functions;
 }
 
@@ -76,9 +82,14 @@ function accessByFunction(entries = loadRouteTable()) {
   return { ...Object.fromEntries(entries.map((e) => [e.name, e.access])), [FALLBACK.name]: FALLBACK.access };
 }
 
-// Serverless `${file(...)}` calls a function export with its resolver helpers; the route
-// table needs none of them.
-module.exports = async () => buildFunctions();
+/** Optional variables, set only when their stage param is: `publicBaseUrl` → PUBLIC_BASE_URL. */
+async function optionalEnvironment({ resolveVariable }) {
+  const publicBaseUrl = await resolveVariable('param:publicBaseUrl, null');
+  return typeof publicBaseUrl === 'string' && publicBaseUrl.trim() ? { PUBLIC_BASE_URL: publicBaseUrl.trim() } : {};
+}
+
+// Serverless `${file(...)}` calls a function export with its resolver helpers.
+module.exports = async (helpers) => buildFunctions(loadRouteTable(), await optionalEnvironment(helpers));
 module.exports.buildFunctions = buildFunctions;
 module.exports.accessByFunction = accessByFunction;
 module.exports.loadRouteTable = loadRouteTable;

@@ -7,10 +7,11 @@
  * | group           | DynamoDB                                                                | KMS (payload keys)                         |
  * |-----------------|-------------------------------------------------------------------------|--------------------------------------------|
  * | public          | —                                                                       | —                                          |
+ * | sandboxAcs      | Orders GetItem, UpdateItem (pending 3DS item; no bearer token, no Sessions) | —                                      |
  * | configRead      | Sessions GetItem; Config GetItem, Query                                 | GetPublicKey, DescribeKey                  |
  * | configWrite     | Sessions GetItem; Config GetItem, PutItem, DeleteItem, Query            | GetPublicKey, DescribeKey                  |
  * | orders          | Sessions GetItem, PutItem; Config GetItem; Orders GetItem, PutItem, Query | —                                        |
- * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Put/DeleteItem | — (no Decrypt) |
+ * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Put/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
@@ -24,10 +25,11 @@
  * Entries must be full key ARNs, or this stack's alias (which stands for `PayloadKey`).
  */
 
-const ACCESS_GROUPS = Object.freeze(['public', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt']);
+const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt']);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
+const LOCAL_STAGE = 'local';
 const KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
 /** `configRead` → `LambdaRoleConfigRead`. */
@@ -54,8 +56,11 @@ function payloadKeyResources(service, stage, payloadKeyIds) {
   for (const id of ids) {
     if (id === alias) resources.push({ 'Fn::GetAtt': [PAYLOAD_KEY_LOGICAL_ID, 'Arn'] });
     else if (KEY_ARN.test(id)) resources.push(id);
-    else throw new Error(`payloadKeyIds: "${id}" must be a full KMS key ARN or ${alias}`);
+    // The `local` stage is never deployed (serverless-offline + local KMS server, no IAM):
+    // it may name its keys any way the local KMS server understands.
+    else if (stage !== LOCAL_STAGE) throw new Error(`payloadKeyIds: "${id}" must be a full KMS key ARN or ${alias}`);
   }
+  if (resources.length === 0) resources.push({ 'Fn::GetAtt': [PAYLOAD_KEY_LOGICAL_ID, 'Arn'] });
   const seen = new Set();
   return resources.filter((r) => {
     const k = JSON.stringify(r);
@@ -90,6 +95,10 @@ function groupStatements(group, keyResources) {
   switch (group) {
     case 'public':
       return [];
+    case 'sandboxAcs':
+      // The sandbox ACS page reads the payment and its pending 3DS item and records the
+      // challenge result on the latter; it is not called with a bearer token.
+      return [dynamo('Orders', 'OrdersTable', ['GetItem', 'UpdateItem'])];
     case 'configRead':
       return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem', 'Query']), publicKeys];
     case 'configWrite':
@@ -101,7 +110,8 @@ function groupStatements(group, keyResources) {
         dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'Query']),
       ];
     case 'payments':
-      return payments;
+      // Direct Wallet seals data for a 3DS step-up with the *public* payload key: no Decrypt.
+      return [...payments, publicKeys];
     case 'paymentsDecrypt':
       return [
         ...payments,

@@ -48,6 +48,8 @@ export interface Payment {
   checkoutKey?: string;
   /** Optimistic-concurrency counter; every transition increments it. */
   version: number;
+  /** While PROCESSING: who holds the lease; only the holder may finish or release it. */
+  leaseId?: string;
   /** While PROCESSING: epoch ms after which another attempt may take the lease over. */
   leaseUntil?: number;
   /** The state the lease was taken from, so an expired lease can be resumed correctly. */

@@ -23,8 +23,11 @@ export function requestContext(options: { route: string }): MiddlewareObj<ApiEve
   };
   return {
     before: (request) => {
-      const fromGateway = request.event.requestContext?.requestId;
-      const requestId = fromGateway && REQUEST_ID.test(fromGateway) ? fromGateway : randomUUID();
+      // Lambda's own request id: unique per invocation everywhere (serverless-offline gives
+      // every HTTP API event the same requestContext.requestId) and it is the id on the
+      // function's CloudWatch REPORT line, so a problem body leads straight to the logs.
+      const fromLambda = request.context.awsRequestId;
+      const requestId = fromLambda && REQUEST_ID.test(fromLambda) ? fromLambda : randomUUID();
       request.context.api = {
         requestId,
         logger: rootLogger.child({ requestId, route: options.route }),

@@ -1,0 +1,28 @@
+import { authenticator } from '../../lib/composition/core.js';
+import { paymentDeps } from '../../lib/composition/payments.js';
+import { toPaymentResource } from '../../lib/domain/payment.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { paymentParams, publicBaseUrl } from '../../lib/http/params.js';
+import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
+import { payWithDirectWallet } from '../../lib/payments/pay-direct-wallet.js';
+import { directWalletBody } from './schema.js';
+
+/** SPEC 4.4 — Direct Wallet: already-decrypted network token data. */
+export const handler = apiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/click-to-pay/direct',
+    access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },
+    authenticator,
+    params: paymentParams,
+    query: payerIpQuery,
+    body: directWalletBody,
+  },
+  async ({ params, query, body, principal, event, logger }) => {
+    const payment = await payWithDirectWallet(paymentDeps, principal, params, body, {
+      baseUrl: publicBaseUrl(event),
+      payerIp: payerIp(query, event),
+      logger,
+    });
+    return { body: toPaymentResource(payment) };
+  },
+);

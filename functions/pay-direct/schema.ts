@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { paymentDataSchema } from '../../lib/checkout/payment-data.js';
+import { amountSchema } from '../../lib/http/amount-schema.js';
+
+/** SPEC 4.4: the decrypted payload's shape plus optional eci, brand and amount. */
+export const directWalletBody = paymentDataSchema.extend({
+  eci: z.string().regex(/^\d{2}$/, 'Expected a two-digit ECI').optional(),
+  brand: z.enum(['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER']).optional(),
+  amount: amountSchema.optional(),
+});

@@ -1,0 +1,60 @@
+/**
+ * Seeds the demo platform, tenant, merchant and outlet through the same use cases the API
+ * runs (idempotent: a restart finds them and changes nothing), then opens a fresh demo
+ * order with a hosted session so the banner can print a checkout link that works now.
+ * Imported only after the local stack has exported its environment.
+ */
+export const DEMO = {
+  tenantRef: 'demo-tenant',
+  merchantRef: 'demo-merchant',
+  outletId: 'demo-outlet',
+} as const;
+
+export interface DemoWorld {
+  tenantRef: string;
+  merchantRef: string;
+  outletId: string;
+  orderRef: string;
+  checkoutUrl: string;
+}
+
+export async function seedDemo(): Promise<DemoWorld> {
+  const { configRepository, orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
+  const { payloadKeyVault } = await import('../../lib/composition/keys.js');
+  const { upsertPaymentMethods } = await import('../../lib/services/payment-methods.js');
+  const { onboardMerchant } = await import('../../lib/services/merchant-config.js');
+  const { createOrder } = await import('../../lib/services/orders.js');
+  const { createHostedSession } = await import('../../lib/services/hosted-sessions.js');
+  const { serviceConfig } = await import('../../lib/config/service-config.js');
+
+  const on = { enabled: true };
+  await upsertPaymentMethods(configRepository, { level: 'platform' }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
+  await upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef: DEMO.tenantRef }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
+  if (!(await configRepository.getMerchant(DEMO.merchantRef))) {
+    await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, DEMO.merchantRef, {
+      tenantRef: DEMO.tenantRef,
+      dpaId: 'demo-dpa-0001',
+      dpaClientId: 'demo-dpa-client',
+      dpaName: 'Demo Shop',
+      cardBrands: ['visa', 'mastercard'],
+      locale: 'en_AE',
+      environment: 'sandbox',
+      threeDsPolicy: 'risk-based',
+      outlets: [DEMO.outletId],
+    });
+  }
+  const seeder = { kind: 'platform', subject: 'local-seed', permissions: new Set<string>() } as const;
+  const order = await createOrder({ config: configRepository, orders: orderRepository }, seeder, DEMO.outletId, {
+    action: 'AUTH',
+    amount: { currencyCode: 'AED', value: 14900 },
+    merchantOrderReference: 'DEMO-ORDER',
+  });
+  const session = await createHostedSession(
+    { orders: orderRepository, sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
+    seeder,
+    DEMO.outletId,
+    order.orderRef,
+    serviceConfig.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+  );
+  return { ...DEMO, orderRef: order.orderRef, checkoutUrl: session.checkoutUrl };
+}

@@ -1,0 +1,36 @@
+import { CheckoutSignatureInvalidError } from '../errors.js';
+import { JwksSource, type VerificationKey } from '../jose/jwks-source.js';
+
+export interface TrustedNetwork {
+  name: string;
+  url: string;
+}
+
+export interface ResolvedNetworkKey {
+  network: string;
+  key: VerificationKey;
+}
+
+/**
+ * The card networks' signing keys (NETWORK_JWKS_URLS), one cached JWKS per network.
+ * A `kid` is looked up in every network's set; an unknown one refreshes each set at most
+ * once a minute (JwksSource), so junk kids cannot turn into a fetch storm.
+ */
+export class NetworkKeyRing {
+  private readonly sources: { name: string; jwks: JwksSource }[];
+
+  constructor(networks: readonly TrustedNetwork[], options: { minRefreshIntervalMs?: number } = {}) {
+    if (networks.length === 0) throw new Error('at least one trusted network is required');
+    this.sources = networks.map(({ name, url }) => ({
+      name,
+      jwks: new JwksSource(url, { minRefreshIntervalMs: options.minRefreshIntervalMs ?? 60_000 }),
+    }));
+  }
+
+  async resolve(kid: string, alg: string): Promise<ResolvedNetworkKey> {
+    const found = await Promise.all(this.sources.map(async ({ name, jwks }) => ({ network: name, key: await jwks.resolve(kid, alg) })));
+    const match = found.find((candidate) => candidate.key !== undefined);
+    if (!match) throw new CheckoutSignatureInvalidError(undefined, { cause: new Error('unknown kid') });
+    return match as ResolvedNetworkKey;
+  }
+}

@@ -1,0 +1,58 @@
+import type { Principal } from '../auth/principal.js';
+import { decryptCheckoutJwe } from '../checkout/jwe.js';
+import { parseDecryptedPayload } from '../checkout/payment-data.js';
+import type { Payment } from '../domain/payment.js';
+import { InvalidRequestError, PaymentStateConflictError } from '../errors.js';
+import { brandOf } from './brand.js';
+import type { PaymentDeps, RequestFacts } from './deps.js';
+import { maskPaymentMethod } from './masking.js';
+import { loadPaymentContext } from './payment-context.js';
+import type { PaymentIds } from './pay-with-click-to-pay.js';
+import { failWithoutAuthorization, runPayment } from './run-payment.js';
+import { cresTransactionId } from './sandbox-three-ds.js';
+import { authenticatedEci } from './three-ds-policy.js';
+
+/**
+ * SPEC 4.10: allowed only in AWAIT_3DS. The challenge outcome is the one the ACS recorded
+ * (the CRes only names the transaction); the kept JWE is decrypted again through KMS and
+ * the payment authorized with the authenticated ECI, or failed.
+ */
+export async function completeThreeDs(
+  deps: PaymentDeps,
+  principal: Principal,
+  ids: PaymentIds,
+  cres: string,
+  facts: RequestFacts,
+): Promise<Payment> {
+  const ctx = await loadPaymentContext(deps, principal, ids);
+  const waiting = ctx.payment.state === 'AWAIT_3DS' || (ctx.payment.state === 'PROCESSING' && ctx.payment.leaseFrom === 'AWAIT_3DS');
+  if (!waiting) throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; 3DS can only complete a payment in AWAIT_3DS.`);
+
+  const transactionId = cresTransactionId(cres);
+  const pending = await deps.payments.getPendingThreeDs(ids.orderRef, ids.paymentRef, deps.now());
+  if (pending && pending.transactionId !== transactionId) {
+    throw new InvalidRequestError('The cres does not belong to this payment’s challenge.', { errors: [{ path: 'cres', message: 'Unknown transaction' }] });
+  }
+  if (pending && !pending.result) throw new PaymentStateConflictError('The 3DS challenge has not been completed yet.');
+
+  const masked = ctx.payment.paymentMethod;
+  const fail = (code: string, reason: string) => failWithoutAuthorization(deps, ctx.payment, 'AWAIT_3DS', { code, reason }, facts);
+  if (!pending) return fail('THREE_DS_EXPIRED', 'The 3DS challenge expired');
+  if (pending.result!.transStatus !== 'Y') return fail('THREE_DS_FAILED', 'Cardholder authentication failed');
+
+  const plaintext = await decryptCheckoutJwe(pending.jwe, deps.keys);
+  const credential = parseDecryptedPayload(plaintext);
+  const brand = masked?.brand ?? brandOf(credential.number);
+  return runPayment(
+    deps,
+    ctx,
+    {
+      from: 'AWAIT_3DS',
+      credential,
+      brand,
+      eci: pending.result!.eci ?? authenticatedEci(brand),
+      masked: masked ?? maskPaymentMethod(pending.source, brand, credential),
+    },
+    facts,
+  );
+}

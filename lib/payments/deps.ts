@@ -1,0 +1,34 @@
+import type { PayloadKeyVault } from '../keys/payload-key-vault.js';
+import type { Logger } from '../logger.js';
+import type { ConfigRepository } from '../repositories/config-repository.js';
+import type { OrderRepository } from '../repositories/order-repository.js';
+import type { PaymentRepository } from '../repositories/payment-repository.js';
+import type { ReplayRepository } from '../repositories/replay-repository.js';
+import type { NetworkKeyRing } from '../checkout/network-keys.js';
+import type { Authorizer } from './authorizer.js';
+
+/** Everything the payment use cases need, passed in (ports and adapters). */
+export interface PaymentDeps {
+  config: ConfigRepository;
+  orders: OrderRepository;
+  payments: PaymentRepository;
+  replay: ReplayRepository;
+  keys: PayloadKeyVault;
+  networks: NetworkKeyRing;
+  authorizer: Authorizer;
+  settings: {
+    checkoutMaxAgeSeconds: number;
+    authorizerTimeoutMs: number;
+    leaseMs: number;
+    /** How long a payment waiting for 3DS keeps its JWE. */
+    pendingThreeDsSeconds: number;
+  };
+  now: () => number;
+}
+
+/** Per-request facts: where links point, who pays from where, where to log. */
+export interface RequestFacts {
+  baseUrl: string;
+  payerIp: string | undefined;
+  logger: Logger;
+}

@@ -1,0 +1,54 @@
+import type { Principal } from '../auth/principal.js';
+import { parsePaymentData, type PaymentData } from '../checkout/payment-data.js';
+import type { Amount } from '../domain/order.js';
+import { isOn } from '../domain/payment-methods.js';
+import type { Payment } from '../domain/payment.js';
+import { AmountMismatchError, ClickToPayNotEnabledError, DirectWalletNotEnabledError, PaymentStateConflictError } from '../errors.js';
+import { brandOf } from './brand.js';
+import type { PaymentDeps, RequestFacts } from './deps.js';
+import { maskPaymentMethod } from './masking.js';
+import { loadPaymentContext } from './payment-context.js';
+import type { PaymentIds } from './pay-with-click-to-pay.js';
+import { runPayment } from './run-payment.js';
+import { sealToPayloadKey } from './seal.js';
+
+export type DirectWalletBody = PaymentData & { eci?: string; brand?: string; amount?: Amount };
+
+/**
+ * SPEC 4.4: already-decrypted network token data. Gated by the DIRECT_WALLET proposition
+ * (platform and tenant), then steps 7–9 of 4.3. Should 3DS step up, the data is sealed to
+ * our KMS key for 4.10, like a network's JWE.
+ */
+export async function payWithDirectWallet(
+  deps: PaymentDeps,
+  principal: Principal,
+  ids: PaymentIds,
+  body: DirectWalletBody,
+  facts: RequestFacts,
+): Promise<Payment> {
+  const ctx = await loadPaymentContext(deps, principal, ids);
+  if (!isOn(ctx.platform, 'DIRECT_WALLET') || !isOn(ctx.tenant, 'DIRECT_WALLET')) throw new DirectWalletNotEnabledError();
+  if (body.amount && (body.amount.value !== ctx.order.amount.value || body.amount.currencyCode !== ctx.order.amount.currencyCode)) {
+    throw new AmountMismatchError();
+  }
+  const credential = parsePaymentData(body);
+  if (ctx.payment.state !== 'STARTED' && ctx.payment.state !== 'PROCESSING') {
+    throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; it cannot be paid again.`);
+  }
+  if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
+
+  const brand = body.brand ?? brandOf(credential.number);
+  return runPayment(
+    deps,
+    ctx,
+    {
+      from: 'STARTED',
+      credential,
+      brand,
+      eci: body.eci ?? credential.eci,
+      masked: maskPaymentMethod('DIRECT_WALLET', brand, credential),
+      sealedForThreeDs: async () => ({ jwe: await sealToPayloadKey(deps.keys, body), source: 'DIRECT_WALLET' }),
+    },
+    facts,
+  );
+}

@@ -1,0 +1,90 @@
+import { createHash } from 'node:crypto';
+import type { Principal } from '../auth/principal.js';
+import { decryptCheckoutJwe } from '../checkout/jwe.js';
+import { verifyCheckoutJws, type VerifiedCheckout } from '../checkout/jws.js';
+import { parseDecryptedPayload, resolveEci } from '../checkout/payment-data.js';
+import { parseCheckoutRequest } from '../checkout/sdk-result.js';
+import type { Payment } from '../domain/payment.js';
+import {
+  CheckoutResponseReplayedError,
+  CheckoutSignatureInvalidError,
+  ClickToPayNotEnabledError,
+  PaymentStateConflictError,
+} from '../errors.js';
+import { brandOf } from './brand.js';
+import type { PaymentDeps, RequestFacts } from './deps.js';
+import { maskPaymentMethod } from './masking.js';
+import { loadPaymentContext } from './payment-context.js';
+import { isSettled, runPayment } from './run-payment.js';
+
+/** The network name whose keys are trusted for sandbox merchants only (SPEC §5). */
+export const SANDBOX_NETWORK = 'sandbox';
+
+export interface PaymentIds {
+  outletId: string;
+  orderRef: string;
+  paymentRef: string;
+}
+
+/** SPEC 4.3, steps 1–9 in the SPEC's order (after the scope check, which is a 404). */
+export async function payWithClickToPay(
+  deps: PaymentDeps,
+  principal: Principal,
+  ids: PaymentIds,
+  body: unknown,
+  facts: RequestFacts,
+): Promise<Payment> {
+  const ctx = await loadPaymentContext(deps, principal, ids);
+  const request = parseCheckoutRequest(body); // step 1: action code
+
+  let network: string | undefined; // step 2: JWS against the trusted network keys
+  const verified = await verifyCheckoutJws(
+    request.jws,
+    async ({ kid, alg }) => {
+      const resolved = await deps.networks.resolve(kid, alg);
+      network = resolved.network;
+      return resolved.key;
+    },
+    { maxAgeSeconds: deps.settings.checkoutMaxAgeSeconds, now: deps.now },
+  );
+  if (network === SANDBOX_NETWORK && ctx.merchant?.environment !== 'sandbox') {
+    throw new CheckoutSignatureInvalidError(undefined, { cause: new Error('sandbox network key used for a production merchant') });
+  }
+
+  const checkoutKey = replayKeyOf(network!, verified); // step 4: replay guard
+  const claim = await deps.replay.claim(checkoutKey, ids.paymentRef, deps.now());
+  if (claim.outcome === 'held') throw new CheckoutResponseReplayedError();
+  if (ctx.payment.checkoutKey === checkoutKey && isSettled(ctx.payment)) return ctx.payment; // idempotent repeat
+
+  const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
+  const credential = parseDecryptedPayload(plaintext); // step 6
+  const eci = resolveEci(credential, verified.payload.assuranceData?.eci);
+
+  if (ctx.payment.state !== 'STARTED' && ctx.payment.state !== 'PROCESSING') {
+    throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; it cannot be paid again.`); // step 7
+  }
+  if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
+
+  const brand = brandOf(credential.number);
+  const encryptedPayload = verified.payload.encryptedPayload;
+  return runPayment(
+    deps,
+    ctx,
+    {
+      from: 'STARTED',
+      credential,
+      brand,
+      eci,
+      masked: maskPaymentMethod('CLICK_TO_PAY', brand, credential, verified.payload.maskedCard),
+      checkoutKey,
+      sealedForThreeDs: async () => ({ jwe: encryptedPayload, source: 'CLICK_TO_PAY' }),
+    },
+    facts,
+  );
+}
+
+/** One key per checkout response and network: the JWS `jti`, else the SRC correlation id. */
+function replayKeyOf(network: string, verified: VerifiedCheckout): string {
+  const id = verified.jti ? `jti:${verified.jti}` : `src:${verified.payload.srcCorrelationId}`;
+  return createHash('sha256').update(`${network}\u0000${id}`).digest('hex');
+}

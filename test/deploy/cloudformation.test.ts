@@ -1,0 +1,372 @@
+// @vitest-environment node
+/**
+ * Packages the service with `osls package` (offline: no AWS credentials, no network) and checks
+ * the CloudFormation template it would deploy: functions and routes from functions/routes.json,
+ * one least-privilege role per access group, tables, the payload KMS key and the Lambda
+ * environment.
+ *
+ * Self-contained: it needs no global setup. It packages a temporary copy of the repository
+ * (node_modules symlinked) so that serverless-esbuild's work folder (`.esbuild/`, removed after
+ * packaging) never collides with a `serverless-offline` session running in the checkout.
+ * While a handler listed in routes.json does not exist yet, the suite is skipped (packaging
+ * cannot succeed without every entry point).
+ */
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const SERVICE = 'click-to-pay';
+const STAGE = 'test';
+const REGION = 'eu-west-1';
+
+interface RouteTableEntry {
+  name: string;
+  dir: string;
+  access: string;
+  routes: string[];
+}
+
+// Loose CloudFormation shapes: the template is data, checked field by field below.
+type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
+interface Resource {
+  Type: string;
+  Properties: Json;
+  DependsOn?: string | string[];
+}
+interface Statement {
+  Sid?: string;
+  Effect: string;
+  Action: string | string[];
+  Resource: Json;
+  Condition?: Json;
+}
+
+const routeTable = (JSON.parse(readFileSync(join(ROOT, 'functions/routes.json'), 'utf8')) as { functions: RouteTableEntry[] }).functions;
+const allFunctions: RouteTableEntry[] = [...routeTable, { name: 'fallback', dir: 'fallback', access: 'public', routes: [] }];
+const missingHandlers = allFunctions
+  .map((fn) => `functions/${fn.dir}/handler.ts`)
+  .filter((file) => !existsSync(join(ROOT, file)));
+
+if (missingHandlers.length > 0) {
+  console.warn(`[cloudformation.test] skipped until these handlers exist: ${missingHandlers.join(', ')}`);
+}
+
+/** Directories never copied into the packaging sandbox. */
+const SKIP_DIRS = new Set(['node_modules', '.git', '.data', '.esbuild', '.serverless', 'test-results', 'coverage']);
+
+function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number) {
+  return new Promise<{ code: number | null; output: string }>((resolvePromise, reject) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')} timed out after ${timeoutMs} ms\n${output}`));
+    }, timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolvePromise({ code, output });
+    });
+  });
+}
+
+/** The environment osls runs with: no AWS credentials or settings, nothing phoning home. */
+function packagingEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (!key.startsWith('AWS_') && !key.startsWith('SLS_') && key !== 'NODE_OPTIONS') env[key] = value;
+  }
+  return {
+    ...env,
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+    SLS_DEPRECATION_DISABLE: '*',
+    SLS_INTERACTIVE_SETUP_ENABLE: '0',
+    CI: '1',
+    FORCE_COLOR: '0',
+  };
+}
+
+/** Access groups whose functions take no bearer token (so need no Sessions lookup). */
+const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs']);
+
+const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
+
+describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation template', () => {
+  let sandbox = '';
+  let packageDir = '';
+  let template: { Resources: Record<string, Resource>; Outputs?: Record<string, Json> };
+  let resources: Record<string, Resource>;
+
+  beforeAll(async () => {
+    sandbox = mkdtempSync(join(tmpdir(), 'ctp-sls-'));
+    const service = join(sandbox, 'service');
+    packageDir = join(sandbox, 'package');
+    cpSync(ROOT, service, {
+      recursive: true,
+      filter: (source) => {
+        const rel = relative(ROOT, source);
+        return rel === '' || !SKIP_DIRS.has(rel.split(/[\\/]/)[0] ?? '');
+      },
+    });
+    symlinkSync(join(ROOT, 'node_modules'), join(service, 'node_modules'), 'dir');
+
+    const args = ['--no', 'osls', 'package', '--stage', STAGE, '--region', REGION, '--package', packageDir];
+    const { code, output } = await run('npx', args, service, packagingEnv(), 170_000);
+    if (code !== 0) throw new Error(`osls package exited with ${code}:\n${output}`);
+
+    template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8'));
+    resources = template.Resources;
+  }, 180_000);
+
+  afterAll(() => {
+    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
+  });
+
+  const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
+  const functionEntry = (name: string): [string, Resource] => {
+    const found = ofType('AWS::Lambda::Function').find(([, r]) => r.Properties.FunctionName === `${SERVICE}-${STAGE}-${name}`);
+    if (!found) throw new Error(`no Lambda function ${name}`);
+    return found;
+  };
+  const roleOf = (name: string): string => {
+    const role = functionEntry(name)[1].Properties.Role;
+    expect(role).toMatchObject({ 'Fn::GetAtt': [expect.any(String), 'Arn'] });
+    return role['Fn::GetAtt'][0] as string;
+  };
+  const statementsOf = (roleId: string): Statement[] => {
+    const role = resources[roleId];
+    expect(role?.Type).toBe('AWS::IAM::Role');
+    return asArray<Json>(role?.Properties.Policies).flatMap((p) => asArray<Statement>(p.PolicyDocument.Statement));
+  };
+  const actionsOf = (statement: Statement) => asArray(statement.Action).map((a) => a.toLowerCase());
+  const functionsWithAccess = (access: string) => allFunctions.filter((f) => f.access === access).map((f) => f.name);
+  /** Route key → the logical id of the Lambda function its integration invokes. */
+  const routeTargets = () => {
+    const map = new Map<string, string>();
+    for (const [, route] of ofType('AWS::ApiGatewayV2::Route')) {
+      const integrationId = route.Properties.Target?.['Fn::Join']?.[1]?.[1]?.Ref as string | undefined;
+      const integration = integrationId ? resources[integrationId] : undefined;
+      map.set(route.Properties.RouteKey, integration?.Properties.IntegrationUri?.['Fn::GetAtt']?.[0]);
+    }
+    return map;
+  };
+
+  it('has every function of routes.json on nodejs22.x / arm64 with its handler and HTTP API routes', () => {
+    const targets = routeTargets();
+    for (const fn of routeTable) {
+      const [logicalId, lambda] = functionEntry(fn.name);
+      expect(lambda.Properties.Runtime, fn.name).toBe('nodejs22.x');
+      expect(lambda.Properties.Architectures, fn.name).toEqual(['arm64']);
+      expect(lambda.Properties.Handler, fn.name).toBe(`functions/${fn.dir}/handler.handler`);
+      for (const route of fn.routes) expect(targets.get(route), route).toBe(logicalId);
+    }
+    const routeKeys = [...targets.keys()].filter((key) => key !== '$default').sort();
+    expect(routeKeys).toEqual(routeTable.flatMap((fn) => fn.routes).sort());
+  });
+
+  it('sends everything else ($default) to the fallback function', () => {
+    const [logicalId, lambda] = functionEntry('fallback');
+    expect(lambda.Properties.Runtime).toBe('nodejs22.x');
+    expect(lambda.Properties.Handler).toBe('functions/fallback/handler.handler');
+    expect(routeTargets().get('$default')).toBe(logicalId);
+  });
+
+  it('uses payload format 2.0 and sizes payment functions for the 10 s authorizer timeout', () => {
+    for (const [, integration] of ofType('AWS::ApiGatewayV2::Integration')) {
+      expect(integration.Properties.PayloadFormatVersion).toBe('2.0');
+    }
+    for (const fn of allFunctions) {
+      const props = functionEntry(fn.name)[1].Properties;
+      const payment = fn.access === 'payments' || fn.access === 'paymentsDecrypt';
+      expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
+      expect(props.Timeout, fn.name).toBe(payment ? 15 : 6);
+    }
+  });
+
+  it('gives every function the one role of its access group, and each group its own role', () => {
+    expect(resources.IamRoleLambdaExecution, 'no shared default role').toBeUndefined();
+    const roleByGroup = new Map<string, string>();
+    for (const fn of allFunctions) {
+      const role = roleOf(fn.name);
+      expect(resources[role]?.Type, fn.name).toBe('AWS::IAM::Role');
+      const known = roleByGroup.get(fn.access);
+      if (known) expect(role, `${fn.name} (${fn.access})`).toBe(known);
+      else roleByGroup.set(fn.access, role);
+    }
+    expect(new Set(roleByGroup.values()).size).toBe(roleByGroup.size);
+    expect(roleOf('fallback')).toBe(roleByGroup.get('public'));
+  });
+
+  it('allows kms:Decrypt only to the paymentsDecrypt role (payClickToPay, complete3ds), restricted to RSA-OAEP', () => {
+    expect(functionsWithAccess('paymentsDecrypt').sort()).toEqual(['complete3ds', 'payClickToPay']);
+    const decryptRole = roleOf('payClickToPay');
+    expect(roleOf('complete3ds')).toBe(decryptRole);
+    const grantsDecrypt = (s: Statement) =>
+      s.Effect === 'Allow' && actionsOf(s).some((a) => a === 'kms:decrypt' || a === 'kms:*' || a === '*' || a === 'kms:decrypt*');
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      const decrypts = statementsOf(roleId).filter(grantsDecrypt);
+      if (roleId === decryptRole) {
+        expect(decrypts.length).toBeGreaterThan(0);
+        for (const s of decrypts) {
+          expect(actionsOf(s)).toEqual(['kms:decrypt']);
+          expect(s.Condition?.StringEquals?.['kms:EncryptionAlgorithm']).toEqual(
+            expect.arrayContaining(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']),
+          );
+          expect(asArray(s.Condition.StringEquals['kms:EncryptionAlgorithm'])).toHaveLength(2);
+        }
+      } else {
+        expect(decrypts, `${roleId} must not decrypt`).toEqual([]);
+      }
+    }
+    // payDirect handles already-decrypted data; it may only read public keys (to seal data for 3DS).
+    const payDirectKms = statementsOf(roleOf('payDirect')).flatMap((s) => actionsOf(s).filter((a) => a.startsWith('kms:')));
+    expect(payDirectKms.sort()).toEqual(['kms:DescribeKey', 'kms:GetPublicKey']);
+  });
+
+  it('keeps config roles away from orders and replay data, and the public role to logs only', () => {
+    const touches = (s: Statement, table: string) => JSON.stringify(s.Resource).includes(`"${table}"`);
+    for (const group of ['configRead', 'configWrite']) {
+      const role = roleOf(functionsWithAccess(group)[0]!);
+      for (const s of statementsOf(role)) {
+        expect(touches(s, 'OrdersTable') || touches(s, 'ReplayTable'), `${group}: ${JSON.stringify(s)}`).toBe(false);
+        expect(actionsOf(s).filter((a) => a.startsWith('dynamodb:') && !['dynamodb:getitem', 'dynamodb:query', 'dynamodb:putitem', 'dynamodb:deleteitem'].includes(a))).toEqual([]);
+      }
+      if (group === 'configRead') {
+        const writes = statementsOf(role).flatMap(actionsOf).filter((a) => /^dynamodb:(put|delete|update|batchwrite)/.test(a));
+        expect(writes).toEqual([]);
+      }
+    }
+    const publicActions = statementsOf(roleOf('fallback')).flatMap(actionsOf);
+    expect(publicActions.every((a) => a.startsWith('logs:'))).toBe(true);
+    expect(publicActions).not.toContain('logs:*');
+    for (const name of functionsWithAccess('public')) expect(roleOf(name), name).toBe(roleOf('fallback'));
+  });
+
+  it('lets the sandbox ACS touch only payment items in the orders table', () => {
+    for (const name of functionsWithAccess('sandboxAcs')) {
+      const data = statementsOf(roleOf(name)).filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')));
+      for (const s of data) {
+        expect(JSON.stringify(s.Resource), name).toBe(JSON.stringify([{ 'Fn::GetAtt': ['OrdersTable', 'Arn'] }]));
+        for (const action of actionsOf(s)) expect(['dynamodb:getitem', 'dynamodb:updateitem'], name).toContain(action);
+      }
+    }
+  });
+
+  it('grants every authenticated role the session lookup', () => {
+    for (const fn of allFunctions.filter((f) => !UNAUTHENTICATED_GROUPS.has(f.access))) {
+      const sessionRead = statementsOf(roleOf(fn.name)).some(
+        (s) => actionsOf(s).includes('dynamodb:getitem') && JSON.stringify(s.Resource).includes('"SessionsTable"'),
+      );
+      expect(sessionRead, fn.name).toBe(true);
+    }
+  });
+
+  it('never grants DynamoDB or KMS actions on Resource "*"', () => {
+    const policies = Object.entries(resources).flatMap(([id, r]) => {
+      if (r.Type === 'AWS::IAM::Role') return statementsOf(id).map((s) => [id, s] as const);
+      if (r.Type === 'AWS::IAM::Policy' || r.Type === 'AWS::IAM::ManagedPolicy') {
+        return asArray<Statement>(r.Properties.PolicyDocument.Statement).map((s) => [id, s] as const);
+      }
+      return [];
+    });
+    expect(policies.length).toBeGreaterThan(0);
+    for (const [id, s] of policies) {
+      const sensitive = actionsOf(s).some((a) => a === '*' || a.startsWith('dynamodb:') || a.startsWith('kms:'));
+      if (!sensitive) continue;
+      const targets = asArray<Json>(s.Resource);
+      expect(targets.length, id).toBeGreaterThan(0);
+      for (const target of targets) {
+        if (typeof target === 'string') expect(target.includes('*'), `${id}: ${target}`).toBe(false);
+      }
+    }
+  });
+
+  it('writes logs only to the group’s own function log groups', () => {
+    for (const fn of allFunctions) {
+      const logs = statementsOf(roleOf(fn.name)).filter((s) => actionsOf(s).some((a) => a.startsWith('logs:')));
+      expect(logs.flatMap(actionsOf).sort(), fn.name).toEqual(['logs:createlogstream', 'logs:putlogevents']);
+      expect(JSON.stringify(logs.map((s) => s.Resource)), fn.name).toContain(`/aws/lambda/${SERVICE}-${STAGE}-${fn.name}:*`);
+    }
+  });
+
+  it('defines the four tables with point-in-time recovery, encryption and TTL on expiresAt', () => {
+    const expected: Record<string, { name: string; keys: string[]; ttl?: string }> = {
+      ConfigTable: { name: 'config', keys: ['pk', 'sk'] },
+      OrdersTable: { name: 'orders', keys: ['pk', 'sk'], ttl: 'expiresAt' },
+      SessionsTable: { name: 'sessions', keys: ['pk'], ttl: 'expiresAt' },
+      ReplayTable: { name: 'replay', keys: ['pk'], ttl: 'expiresAt' },
+    };
+    expect(ofType('AWS::DynamoDB::Table').map(([id]) => id).sort()).toEqual(Object.keys(expected).sort());
+    for (const [id, want] of Object.entries(expected)) {
+      const props = resources[id]!.Properties;
+      expect(props.TableName).toBe(`${SERVICE}-${STAGE}-${want.name}`);
+      expect(props.BillingMode).toBe('PAY_PER_REQUEST');
+      expect(props.KeySchema.map((k: Json) => k.AttributeName)).toEqual(want.keys);
+      expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(props.SSESpecification?.SSEEnabled).toBe(true);
+      if (want.ttl) expect(props.TimeToLiveSpecification, id).toEqual({ AttributeName: want.ttl, Enabled: true });
+      else expect(props.TimeToLiveSpecification, id).toBeUndefined();
+    }
+  });
+
+  it('creates an RSA ENCRYPT_DECRYPT payload key, retained, administered by the account, with an alias', () => {
+    const keys = ofType('AWS::KMS::Key');
+    expect(keys).toHaveLength(1);
+    const [keyId, key] = keys[0]!;
+    expect(['RSA_2048', 'RSA_3072', 'RSA_4096']).toContain(key.Properties.KeySpec);
+    expect(key.Properties.KeyUsage).toBe('ENCRYPT_DECRYPT');
+    expect(key.Properties.EnableKeyRotation ?? false).toBe(false);
+    expect((key as Json).DeletionPolicy).toBe('Retain');
+    expect(JSON.stringify(key.Properties.KeyPolicy)).toContain(':root');
+    const aliases = ofType('AWS::KMS::Alias').filter(([, a]) => a.Properties.TargetKeyId?.Ref === keyId);
+    expect(aliases).toHaveLength(1);
+    expect(aliases[0]![1].Properties.AliasName).toBe(`alias/${SERVICE}-${STAGE}-payload-current`);
+  });
+
+  it('configures every function’s environment', () => {
+    const tableNames = Object.fromEntries(
+      ofType('AWS::DynamoDB::Table').map(([id, t]) => [id, t.Properties.TableName as string]),
+    );
+    for (const fn of allFunctions) {
+      const env: Record<string, string> = functionEntry(fn.name)[1].Properties.Environment.Variables;
+      for (const name of ['PAYLOAD_KEY_IDS', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL']) {
+        expect(typeof env[name] === 'string' && env[name]!.length > 0, `${fn.name}: ${name}`).toBe(true);
+      }
+      expect(env.PAYLOAD_KEY_IDS).toBe(`alias/${SERVICE}-${STAGE}-payload-current`);
+      expect(env.NETWORK_JWKS_URLS).toMatch(/^[a-z][a-z0-9-]*=https:\/\/\S+(,[a-z][a-z0-9-]*=https:\/\/\S+)*$/);
+      expect(env.CONFIG_TABLE).toBe(tableNames.ConfigTable);
+      expect(env.ORDERS_TABLE).toBe(tableNames.OrdersTable);
+      expect(env.SESSIONS_TABLE).toBe(tableNames.SessionsTable);
+      expect(env.REPLAY_TABLE).toBe(tableNames.ReplayTable);
+      expect(env.NODE_OPTIONS).toContain('--enable-source-maps');
+      expect(env).not.toHaveProperty('PUBLIC_BASE_URL'); // optional, absent unless the param is set
+      expect(Object.values(env).every((v) => typeof v === 'string' && v !== 'null')).toBe(true);
+    }
+  });
+
+  it('outputs the API URL, table names and key ARN', () => {
+    const outputs = Object.keys(template.Outputs ?? {});
+    expect(outputs).toEqual(expect.arrayContaining(['HttpApiUrl', 'PayloadKeyArn', 'ConfigTableName', 'OrdersTableName', 'SessionsTableName', 'ReplayTableName']));
+  });
+
+  it('writes one bundled ESM zip per function', () => {
+    for (const fn of allFunctions) {
+      const zip = join(packageDir, `${fn.name}.zip`);
+      expect(existsSync(zip), basename(zip)).toBe(true);
+      expect(statSync(zip).size).toBeGreaterThan(0);
+    }
+    // Zip entry names are stored uncompressed: the bundle is there under the handler path.
+    const getOrder = readFileSync(join(packageDir, 'getOrder.zip'));
+    expect(getOrder.includes(Buffer.from('functions/get-order/handler.mjs'))).toBe(true);
+  });
+});

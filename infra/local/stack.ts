@@ -58,7 +58,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
   const prefix = options.tablePrefix ?? 'click-to-pay-local';
   const tableEnv = await ensureTables(dynamoEndpoint, prefix);
-  const payloadKeyIds = process.env.PAYLOAD_KEY_IDS ?? (await ensurePayloadKey(kms.url));
+  const defaultPayloadKey = await ensurePayloadKey(kms.url);
+  const payloadKeyIds = process.env.PAYLOAD_KEY_IDS ?? defaultPayloadKey;
   const identity = await ensureDevIdentity(options.dataDir);
   const sandbox = await ensureSandboxNetwork(options.dataDir);
   const networks = [process.env.NETWORK_JWKS_URLS, `${SANDBOX_NETWORK}=${sandbox.jwksUrl}`].filter(Boolean).join(',');

@@ -62,6 +62,7 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
   }
 
   let outcome;
+  facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
   try {
     outcome = await authorizeWithTimeout(
       deps.authorizer,

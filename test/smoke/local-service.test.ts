@@ -1,0 +1,159 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, run, startService, type RunningService } from '../support/local-service.js';
+
+/**
+ * The user's path, over real HTTP: `npm start` on a fresh data directory, then orders,
+ * hosted sessions and payments with the checkout responses `npm run sandbox:checkout`
+ * prints — through serverless-offline running the same handlers that deploy to Lambda.
+ */
+let service: RunningService;
+let dataDir: string;
+let port: number;
+let base: string;
+
+const env = () => ({ PORT: String(port), DATA_DIR: dataDir, AUTHORIZER_TIMEOUT_MS: '1500', LOG_LEVEL: 'info' });
+
+async function api(method: string, path: string, token: string, body?: unknown) {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** An order at the demo outlet plus a hosted session for it, as a merchant backend would do. */
+async function orderWithSession(value: number) {
+  const { outletId, tokens } = service.demo;
+  const order = await api('POST', `/transactions/outlets/${outletId}/orders`, tokens.tenant, { action: 'AUTH', amount: { currencyCode: 'AED', value } });
+  expect(order.status).toBe(201);
+  const session = await api('POST', `/transactions/outlets/${outletId}/orders/${order.body.orderRef}/hosted-sessions`, tokens.tenant);
+  expect(session.status).toBe(201);
+  expect(session.body.checkoutUrl).toBe(`${base}/checkout?session=${session.body.sessionToken}`);
+  return { orderRef: order.body.orderRef as string, paymentRef: order.body.payments[0].paymentRef as string, session: session.body.sessionToken as string };
+}
+
+async function sandboxCheckout(orderRef: string, ...extra: string[]): Promise<string> {
+  const result = await run('npm', ['run', 'sandbox:checkout', '--', '--order', orderRef, '--data-dir', dataDir, '--api', base, ...extra]);
+  expect(result.code, result.stderr).toBe(0);
+  expect(() => JSON.parse(result.stdout)).not.toThrow();
+  return result.stdout;
+}
+
+const payPath = (orderRef: string, paymentRef: string, tail: string) =>
+  `/transactions/outlets/${service.demo.outletId}/orders/${orderRef}/payments/${paymentRef}/${tail}`;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'ctp-smoke-'));
+  port = await freePort();
+  base = `http://localhost:${port}`;
+  service = await startService(env());
+}, 200_000);
+
+afterAll(async () => {
+  await service?.stop();
+  await rm(dataDir, { recursive: true, force: true });
+}, 30_000);
+
+describe('npm start', () => {
+  it('prints the URLs and demo tokens, and the tokens work', async () => {
+    const out = service.output();
+    expect(out).toContain(`Click to Pay service running at ${base}`);
+    expect(out).toContain('PLATFORM_TOKEN=');
+    expect(out).toContain('Hosted checkout');
+    const config = await api('GET', `/config/merchants/${service.demo.merchantRef}/configs/vctp`, service.demo.tokens.tenant);
+    expect(config.status).toBe(200);
+    expect(config.body).toMatchObject({ dpaName: 'Demo Shop', environment: 'sandbox', clickToPayEnabled: true });
+  });
+
+  it('a second start on the same port says the port is in use', async () => {
+    const second = await run('npm', ['start'], env());
+    expect(second.code).not.toBe(0);
+    expect(second.stderr).toMatch(/port \d+ is already in use/);
+  }, 60_000);
+
+  it('answers unknown routes and wrong methods with problem details', async () => {
+    const wrong = await fetch(`${base}/transactions/outlets/x/orders`, { method: 'DELETE' });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('content-type')).toBe('application/problem+json');
+    const unauthenticated = await fetch(`${base}/config/configs/vctp/encryption-keys`);
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get('www-authenticate')).toBe('Bearer');
+  });
+});
+
+describe('payments end to end over HTTP', () => {
+  it('order → hosted session → sandbox checkout response → AUTHORISED, visible on the order', async () => {
+    const { orderRef, paymentRef, session } = await orderWithSession(1000);
+    const body = await sandboxCheckout(orderRef);
+    const paid = await api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, body);
+    expect(paid.status, JSON.stringify(paid.body)).toBe(200);
+    expect(paid.body).toMatchObject({ state: 'AUTHORISED', paymentMethod: { type: 'CLICK_TO_PAY', brand: 'VISA' } });
+    const order = await api('GET', `/transactions/outlets/${service.demo.outletId}/orders/${orderRef}`, session);
+    expect(order.body.state).toBe('AUTHORISED');
+  });
+
+  it('ECI 07 → AWAIT_3DS → the sandbox ACS page with code 1234 → 4.10 → AUTHORISED', async () => {
+    const { orderRef, paymentRef, session } = await orderWithSession(1000);
+    const awaiting = await api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, await sandboxCheckout(orderRef, '--eci', '07'));
+    expect(awaiting.body.state).toBe('AWAIT_3DS');
+    const { acsUrl, creq } = awaiting.body.threeDs;
+    expect(acsUrl).toBe(`${base}/sandbox/3ds/challenge`);
+    const form = await fetch(`${acsUrl}?creq=${encodeURIComponent(creq)}`);
+    expect(form.status).toBe(200);
+    expect(await form.text()).toContain('Verification code');
+    const answered = await fetch(acsUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ creq, code: '1234' }),
+    });
+    const cres = /id="cres">([^<]+)</.exec(await answered.text())![1]!;
+    const done = await api('POST', payPath(orderRef, paymentRef, '3ds'), session, { cres });
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ state: 'AUTHORISED', eci: '05' });
+  });
+
+  it('a decline amount ends FAILED; a timeout amount answers 502 and leaves the order retryable', async () => {
+    const declined = await orderWithSession(1051);
+    const failed = await api('POST', payPath(declined.orderRef, declined.paymentRef, 'click-to-pay'), declined.session, await sandboxCheckout(declined.orderRef));
+    expect(failed.body).toMatchObject({ state: 'FAILED', failure: { code: 'INSUFFICIENT_FUNDS' } });
+
+    const slow = await orderWithSession(1099);
+    const timedOut = await api('POST', payPath(slow.orderRef, slow.paymentRef, 'click-to-pay'), slow.session, await sandboxCheckout(slow.orderRef));
+    expect(timedOut.status).toBe(502);
+    expect(timedOut.body.code).toBe('AUTHORIZATION_UNAVAILABLE');
+    const order = await api('GET', `/transactions/outlets/${service.demo.outletId}/orders/${slow.orderRef}`, slow.session);
+    expect(order.body.state).toBe('STARTED');
+  });
+
+  it('50 concurrent submissions over HTTP authorize once', async () => {
+    const { orderRef, paymentRef, session } = await orderWithSession(1000);
+    const body = await sandboxCheckout(orderRef, '--scheme', 'mastercard');
+    const results = await Promise.all(Array.from({ length: 50 }, () => api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, body)));
+    const statuses = results.map((r) => r.status);
+    expect(statuses.every((s) => s === 200 || s === 409), statuses.join(',')).toBe(true);
+    // The service logs one line per authorizer call: exactly one for this payment.
+    await new Promise((r) => setTimeout(r, 500));
+    const requested = service.output().split('\n').filter((line) => line.includes('"authorization requested"') && line.includes(paymentRef));
+    expect(requested).toHaveLength(1);
+    const order = await api('GET', `/transactions/outlets/${service.demo.outletId}/orders/${orderRef}`, session);
+    expect(order.body.payments).toHaveLength(1);
+    expect(order.body.payments[0].state).toBe('AUTHORISED');
+  }, 60_000);
+
+  it('after a crash (SIGKILL) a restart works and keeps the data: the same order and tokens', async () => {
+    const { orderRef } = await orderWithSession(1000);
+    const exited = new Promise((resolve) => service.process.once('exit', resolve));
+    process.kill(-service.process.pid!, 'SIGKILL');
+    await exited;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    service = await startService(env());
+    const order = await api('GET', `/transactions/outlets/${service.demo.outletId}/orders/${orderRef}`, service.demo.tokens.tenant);
+    expect(order.status).toBe(200);
+    expect(order.body.orderRef).toBe(orderRef);
+  }, 200_000);
+});

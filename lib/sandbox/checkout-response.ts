@@ -13,6 +13,8 @@ export interface SandboxCheckoutInput {
   consumerEmail?: string;
   iat?: number;
   jti?: string;
+  /** The SRC's id of the card (the sandbox SRC passes the consumer's card id); random if absent. */
+  srcDigitalCardId?: string;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function buildSandboxCheckoutResponse(input: SandboxCheckoutInput):
     srcCorrelationId,
     srciTransactionId: randomUUID(),
     maskedCard: {
-      srcDigitalCardId: randomUUID(),
+      srcDigitalCardId: input.srcDigitalCardId ?? randomUUID(),
       panBin: card.panBin,
       panLastFour: card.panLastFour,
       tokenLastFour: card.token.slice(-4),

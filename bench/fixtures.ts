@@ -1,0 +1,52 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { JWK } from 'jose';
+import { buildSandboxCheckoutResponse } from '../lib/sandbox/checkout-response.js';
+import { sandboxCard } from '../lib/sandbox/sandbox-cards.js';
+
+export interface PreparedPayment {
+  outletId: string;
+  orderRef: string;
+  paymentRef: string;
+  sessionToken: string;
+  body: { checkoutResponse: Record<string, unknown> };
+}
+
+/** Orders, hosted sessions and checkout responses made before the clock starts. */
+export async function preparePayments(count: number, dataDir: string): Promise<PreparedPayment[]> {
+  const { configRepository, orderRepository, sessionRepository } = await import('../lib/composition/core.js');
+  const { payloadKeyVault } = await import('../lib/composition/keys.js');
+  const { upsertPaymentMethods } = await import('../lib/services/payment-methods.js');
+  const { onboardMerchant } = await import('../lib/services/merchant-config.js');
+  const { createOrder } = await import('../lib/services/orders.js');
+  const { createHostedSession } = await import('../lib/services/hosted-sessions.js');
+
+  const on = { enabled: true };
+  await upsertPaymentMethods(configRepository, { level: 'platform' }, { CLICK_TO_PAY: on });
+  await upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef: 'bench-tenant' }, { CLICK_TO_PAY: on });
+  await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, 'bench-merchant', {
+    tenantRef: 'bench-tenant', dpaId: 'bench', dpaClientId: 'bench', dpaName: 'Bench', cardBrands: ['visa'],
+    locale: 'en_US', environment: 'sandbox', threeDsPolicy: 'risk-based', outlets: ['bench-outlet'],
+  });
+  const { keys } = JSON.parse(await readFile(join(dataDir, 'sandbox-network', 'private-jwks.json'), 'utf8')) as { keys: JWK[] };
+  const signingKey = keys.find((key) => key.alg === 'RS256')!;
+  const recipientKey = (await payloadKeyVault.publicKeys())[0]!.jwk;
+  const seeder = { kind: 'platform', subject: 'bench', permissions: new Set<string>() } as const;
+  const prepared: PreparedPayment[] = [];
+  for (let i = 0; i < count; i++) {
+    const order = await createOrder({ config: configRepository, orders: orderRepository }, seeder, 'bench-outlet', {
+      action: 'AUTH',
+      amount: { currencyCode: 'AED', value: 1000 },
+    });
+    const session = await createHostedSession({ orders: orderRepository, sessions: sessionRepository, ttlSeconds: 3600 }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
+    const checkoutResponse = await buildSandboxCheckoutResponse({ card: sandboxCard('visa-classic'), signingKey, recipientKey, scheme: 'visa' });
+    prepared.push({
+      outletId: 'bench-outlet',
+      orderRef: order.orderRef,
+      paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef,
+      sessionToken: session.sessionToken,
+      body: { checkoutResponse },
+    });
+  }
+  return prepared;
+}

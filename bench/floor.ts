@@ -1,0 +1,66 @@
+import { createDecipheriv, createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { DecryptCommand } from '@aws-sdk/client-kms';
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { compactVerify, importJWK, type JWK } from 'jose';
+import { documentClient, kmsClient } from '../lib/aws/clients.js';
+import { payloadKeyVault } from '../lib/composition/keys.js';
+import type { PreparedPayment } from './fixtures.js';
+
+/**
+ * The floor: what any implementation of 4.3 must do, done bare — the same DynamoDB round
+ * trips (session, order, merchant + platform + tenant in parallel, replay claim, lease,
+ * final write), the same KMS Decrypt, JWS verification and AES-GCM decryption; no
+ * middleware, validation, mapping or logging.
+ */
+export interface Floor {
+  networkKey: Awaited<ReturnType<typeof importJWK>>;
+  kmsKeyArn: string;
+  tables: { config: string; orders: string; sessions: string; replay: string };
+}
+
+export async function prepareFloor(): Promise<Floor> {
+  const url = process.env.NETWORK_JWKS_URLS!.split(',').find((entry) => entry.startsWith('sandbox='))!.slice('sandbox='.length);
+  const { keys } = JSON.parse(await readFile(new URL(url), 'utf8')) as { keys: JWK[] };
+  const networkKey = await importJWK(keys.find((key) => key.alg === 'RS256')!, 'RS256');
+  const [current] = await payloadKeyVault.publicKeys();
+  return {
+    networkKey,
+    kmsKeyArn: current!.kmsKeyArn,
+    tables: { config: process.env.CONFIG_TABLE!, orders: process.env.ORDERS_TABLE!, sessions: process.env.SESSIONS_TABLE!, replay: process.env.REPLAY_TABLE! },
+  };
+}
+
+export async function floorPayment(floor: Floor, p: PreparedPayment): Promise<void> {
+  const { tables } = floor;
+  const hash = createHash('sha256').update(p.sessionToken).digest('hex');
+  await documentClient.send(new GetCommand({ TableName: tables.sessions, Key: { pk: hash } }));
+  await documentClient.send(
+    new QueryCommand({ TableName: tables.orders, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `ORDER#${p.orderRef}` }, ConsistentRead: true }),
+  );
+  await Promise.all([
+    documentClient.send(new GetCommand({ TableName: tables.config, Key: { pk: 'MERCHANT#bench-merchant', sk: 'VCTP' } })),
+    documentClient.send(new GetCommand({ TableName: tables.config, Key: { pk: 'PLATFORM', sk: 'PAYMENT_METHODS' } })),
+    documentClient.send(new GetCommand({ TableName: tables.config, Key: { pk: 'TENANT#bench-tenant', sk: 'PAYMENT_METHODS' } })),
+  ]);
+  const { payload } = await compactVerify(String(p.body.checkoutResponse.checkoutResponse), floor.networkKey);
+  const claims = JSON.parse(new TextDecoder().decode(payload)) as { srcCorrelationId: string; encryptedPayload: string };
+  await documentClient.send(
+    new PutCommand({ TableName: tables.replay, Item: { pk: claims.srcCorrelationId, paymentRef: p.paymentRef, expiresAt: 0 }, ConditionExpression: 'attribute_not_exists(pk)' }),
+  );
+  const [header, encryptedKey, iv, ciphertext, tag] = claims.encryptedPayload.split('.') as [string, string, string, string, string];
+  const { Plaintext } = await kmsClient.send(
+    new DecryptCommand({ KeyId: floor.kmsKeyArn, CiphertextBlob: Buffer.from(encryptedKey, 'base64url'), EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' }),
+  );
+  const decipher = createDecipheriv('aes-256-gcm', Plaintext!, Buffer.from(iv, 'base64url'));
+  decipher.setAAD(Buffer.from(header, 'ascii'));
+  decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+  JSON.parse(Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8'));
+  const key = { pk: `ORDER#${p.orderRef}`, sk: `PAYMENT#${p.paymentRef}` };
+  await documentClient.send(
+    new UpdateCommand({ TableName: tables.orders, Key: key, UpdateExpression: 'SET #s = :p', ConditionExpression: '#s = :started', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':p': 'PROCESSING', ':started': 'STARTED' } }),
+  );
+  await documentClient.send(
+    new UpdateCommand({ TableName: tables.orders, Key: key, UpdateExpression: 'SET #s = :a', ConditionExpression: '#s = :p', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':a': 'AUTHORISED', ':p': 'PROCESSING' } }),
+  );
+}

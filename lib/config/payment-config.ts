@@ -18,13 +18,20 @@ const networkList = commaList.pipe(
     .refine((list) => new Set(list.map((n) => n.name)).size === list.length, 'duplicate network name'),
 );
 
-const schema = z.object({
-  NETWORK_JWKS_URLS: networkList,
-  CHECKOUT_MAX_AGE_SECONDS: positiveInt(900),
-  AUTHORIZER_TIMEOUT_MS: positiveInt(10_000),
-  /** How long a PROCESSING lease blocks other attempts; must exceed the authorizer timeout. */
-  PAYMENT_LEASE_SECONDS: positiveInt(30),
-});
+const schema = z
+  .object({
+    NETWORK_JWKS_URLS: networkList,
+    CHECKOUT_MAX_AGE_SECONDS: positiveInt(900),
+    AUTHORIZER_TIMEOUT_MS: positiveInt(10_000),
+    /** How long a PROCESSING lease blocks other attempts. */
+    PAYMENT_LEASE_SECONDS: positiveInt(30),
+  })
+  // A lease that could expire while its holder still waits for the authorizer would let a
+  // second attempt in: the lease must outlive the timeout, with margin for the final write.
+  .refine((c) => c.PAYMENT_LEASE_SECONDS * 1000 >= c.AUTHORIZER_TIMEOUT_MS + 5_000, {
+    path: ['PAYMENT_LEASE_SECONDS'],
+    message: 'must exceed AUTHORIZER_TIMEOUT_MS by at least 5 s',
+  });
 
 export type PaymentConfig = z.output<typeof schema>;
 export const paymentConfig: PaymentConfig = parseEnv(schema);

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import dynalite from 'dynalite';
@@ -75,6 +76,8 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     AUTH_AUDIENCE: process.env.AUTH_AUDIENCE ?? identity.audience,
     AUTH_JWKS_URL: process.env.AUTH_JWKS_URL ?? identity.jwksUrl,
     NETWORK_JWKS_URLS: networks,
+    // The sandbox SRC signs with the private half of the `sandbox` network keys trusted above.
+    SANDBOX_NETWORK_SIGNING_JWKS_URL: process.env.SANDBOX_NETWORK_SIGNING_JWKS_URL || pathToFileURL(sandbox.privatePath).href,
     PAYLOAD_KEY_IDS: payloadKeyIds,
     ...(process.env.CHECKOUT_MAX_AGE_SECONDS ? { CHECKOUT_MAX_AGE_SECONDS: process.env.CHECKOUT_MAX_AGE_SECONDS } : {}),
   };

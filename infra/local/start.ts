@@ -7,9 +7,10 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { join, relative, resolve } from 'node:path';
 import { startLocalStack, type LocalStack } from './stack.js';
 import { seedDemo, type DemoWorld } from './seed-demo.js';
+import { buildWeb } from './build-web.js';
 import { signDevToken } from './dev-identity.js';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -43,20 +44,27 @@ async function main(): Promise<void> {
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
     OFFLINE_LAMBDA_PORT: String(await freePort()),
+    ESBUILD_WORK_FOLDER: relative(process.cwd(), join(dataDir, 'esbuild')),
   };
   Object.assign(process.env, env);
+  await buildWeb(); // the hosted checkout page (web/dist), served by the checkoutPage function
   const demo = await seedDemo();
 
   offline = spawn(resolve('node_modules/.bin/osls'), ['offline', 'start', '--stage', 'local', '--httpPort', String(port)], {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  const offlineTail: string[] = [];
   offline.stdout!.on('data', (chunk: Buffer) => {
-    // Handler logs are JSON lines: show them; hide serverless-offline's route table.
-    for (const line of chunk.toString().split('\n')) if (line.startsWith('{')) process.stdout.write(line + '\n');
+    // Handler logs are JSON lines: show them. serverless-offline's own chatter (a route table
+    // per function) is kept aside and shown only if it fails.
+    for (const line of chunk.toString().split('\n')) {
+      if (line.startsWith('{')) process.stdout.write(line + '\n');
+      else if (line.trim()) offlineTail.push(line) > 60 && offlineTail.shift();
+    }
   });
   offline.on('exit', (code) => {
-    if (!shuttingDown) fail(`serverless-offline exited (code ${code}).`);
+    if (!shuttingDown) fail(`serverless-offline exited (code ${code}):\n${offlineTail.join('\n')}`);
   });
   await waitForApi();
   await printBanner(demo);

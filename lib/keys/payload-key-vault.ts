@@ -1,9 +1,9 @@
 import { createPublicKey } from 'node:crypto';
 import { DecryptCommand, GetPublicKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { calculateJwkThumbprint } from 'jose';
+import type { ContentKeyUnwrapper, KeyWrapAlgorithm } from '../checkout/jwe.js';
 import { CheckoutDecryptionFailedError, DependencyUnavailableError, InternalError } from '../errors.js';
 
-export type KeyWrapAlgorithm = 'RSA-OAEP' | 'RSA-OAEP-256';
 
 export interface PayloadPublicKey {
   kid: string;
@@ -26,7 +26,7 @@ const MISCONFIGURED = new Set(['NotFoundException', 'DisabledException', 'KMSInv
  * cold start; `kid` is the RFC 7638 thumbprint, so it is stable and needs no registry.
  * Private halves never leave KMS: `unwrap` sends only the JWE's encrypted CEK to Decrypt.
  */
-export class PayloadKeyVault {
+export class PayloadKeyVault implements ContentKeyUnwrapper {
   private keys: Promise<PayloadPublicKey[]> | undefined;
 
   constructor(

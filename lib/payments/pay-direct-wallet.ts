@@ -3,13 +3,13 @@ import { parsePaymentData, type PaymentData } from '../checkout/payment-data.js'
 import type { Amount } from '../domain/order.js';
 import { isOn } from '../domain/payment-methods.js';
 import type { Payment } from '../domain/payment.js';
-import { AmountMismatchError, ClickToPayNotEnabledError, DirectWalletNotEnabledError, PaymentStateConflictError } from '../errors.js';
+import { AmountMismatchError, ClickToPayNotEnabledError, DirectWalletNotEnabledError } from '../errors.js';
 import { brandOf } from './brand.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
-import { runPayment } from './run-payment.js';
+import { assertPayable, runPayment } from './run-payment.js';
 import { sealToPayloadKey } from './seal.js';
 
 export type DirectWalletBody = PaymentData & { eci?: string; brand?: string; amount?: Amount };
@@ -32,9 +32,7 @@ export async function payWithDirectWallet(
     throw new AmountMismatchError();
   }
   const credential = parsePaymentData(body);
-  if (ctx.payment.state !== 'STARTED' && ctx.payment.state !== 'PROCESSING') {
-    throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; it cannot be paid again.`);
-  }
+  assertPayable(ctx.payment);
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 
   const brand = body.brand ?? brandOf(credential.number);

@@ -9,13 +9,12 @@ import {
   CheckoutResponseReplayedError,
   CheckoutSignatureInvalidError,
   ClickToPayNotEnabledError,
-  PaymentStateConflictError,
 } from '../errors.js';
 import { brandOf } from './brand.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
-import { isSettled, runPayment } from './run-payment.js';
+import { assertPayable, isSettled, runPayment } from './run-payment.js';
 
 /** The network name whose keys are trusted for sandbox merchants only (SPEC §5). */
 export const SANDBOX_NETWORK = 'sandbox';
@@ -60,9 +59,7 @@ export async function payWithClickToPay(
   const credential = parseDecryptedPayload(plaintext); // step 6
   const eci = resolveEci(credential, verified.payload.assuranceData?.eci);
 
-  if (ctx.payment.state !== 'STARTED' && ctx.payment.state !== 'PROCESSING') {
-    throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; it cannot be paid again.`); // step 7
-  }
+  assertPayable(ctx.payment); // step 7
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 
   const brand = brandOf(credential.number);

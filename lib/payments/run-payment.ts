@@ -138,6 +138,13 @@ async function settledOrConflict(deps: PaymentDeps, payment: Payment, checkoutKe
   throw new PaymentStateConflictError(detail);
 }
 
+/** SPEC 4.3 step 7: only a STARTED payment (or one whose lease may be taken over) can be paid. */
+export function assertPayable(payment: Payment): void {
+  if (payment.state !== 'STARTED' && payment.state !== 'PROCESSING') {
+    throw new PaymentStateConflictError(`The payment is ${payment.state}; it cannot be paid again.`);
+  }
+}
+
 export function isSettled(payment: Payment): boolean {
   return payment.state !== 'STARTED' && payment.state !== 'PROCESSING';
 }

@@ -1,4 +1,4 @@
-import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
 import { dynamo, withoutKeys } from './dynamo.js';
@@ -35,21 +35,8 @@ export class OrderRepository {
     );
     const orderItem = Items.find((item) => item.kind === 'ORDER');
     if (!orderItem) return undefined;
-    const payments = Items.filter((item) => item.kind === 'PAYMENT').map((item) => strip<Payment>(item));
-    return { order: strip<Order>(orderItem), payments };
-  }
-
-  async getPayment(orderRef: string, paymentRef: string): Promise<Payment | undefined> {
-    const { Item } = await dynamo(() =>
-      this.client.send(
-        new GetCommand({
-          TableName: this.table,
-          Key: { pk: orderPk(orderRef), sk: paymentSk(paymentRef) },
-          ConsistentRead: true,
-        }),
-      ),
-    );
-    return Item && Item.kind === 'PAYMENT' ? strip<Payment>(Item) : undefined;
+    const payments = Items.filter((item) => item.kind === 'PAYMENT').map((item) => stripItem<Payment>(item));
+    return { order: stripItem<Order>(orderItem), payments };
   }
 
   private async putNew(item: Record<string, unknown>): Promise<void> {
@@ -59,7 +46,7 @@ export class OrderRepository {
   }
 }
 
-function strip<T>(item: Record<string, unknown>): T {
+export function stripItem<T>(item: Record<string, unknown>): T {
   const { kind: _kind, ...rest } = withoutKeys<Record<string, unknown>>(item);
   return rest as T;
 }

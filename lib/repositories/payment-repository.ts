@@ -1,7 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Payment, PaymentState } from '../domain/payment.js';
-import { dynamo, nowIso, withoutKeys } from './dynamo.js';
-import { orderPk, paymentSk } from './order-repository.js';
+import { dynamo, nowIso } from './dynamo.js';
+import { orderPk, paymentSk, stripItem } from './order-repository.js';
 
 export type LeaseOrigin = 'STARTED' | 'AWAIT_3DS';
 export type FinalPatch = Partial<Pick<Payment, 'paymentMethod' | 'eci' | 'authorization' | 'threeDs' | 'failure'>> & {
@@ -35,7 +35,7 @@ export class PaymentRepository {
     const { Item } = await dynamo(() =>
       this.client.send(new GetCommand({ TableName: this.table, Key: key(orderRef, paymentRef), ConsistentRead: true })),
     );
-    return Item && Item.kind === 'PAYMENT' ? strip<Payment>(Item) : undefined;
+    return Item && Item.kind === 'PAYMENT' ? stripItem<Payment>(Item) : undefined;
   }
 
   /** Throws ConditionFailed when the payment is neither in `from` nor holding an expired lease from it. */
@@ -69,7 +69,7 @@ export class PaymentRepository {
         }),
       ),
     );
-    return strip<Payment>(Attributes!);
+    return stripItem<Payment>(Attributes!);
   }
 
   /** The final write; only the lease holder can make it (ConditionFailed otherwise). */
@@ -94,7 +94,7 @@ export class PaymentRepository {
         }),
       ),
     );
-    return strip<Payment>(Attributes!);
+    return stripItem<Payment>(Attributes!);
   }
 
   /** Gives the lease back (e.g. the authorizer timed out): the payment is retryable again. */
@@ -125,7 +125,7 @@ export class PaymentRepository {
       this.client.send(new GetCommand({ TableName: this.table, Key: pendingKey(orderRef, paymentRef), ConsistentRead: true })),
     );
     if (!Item || Item.kind !== 'THREE_DS' || (Item.expiresAt as number) * 1000 <= now) return undefined;
-    return strip<PendingThreeDs>(Item);
+    return stripItem<PendingThreeDs>(Item);
   }
 
   /** Records the ACS's answer once; ConditionFailed if already answered, expired or unknown. */
@@ -152,7 +152,3 @@ export class PaymentRepository {
 const key = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: paymentSk(paymentRef) });
 const pendingKey = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: `${paymentSk(paymentRef)}#3DS` });
 
-function strip<T>(item: Record<string, unknown>): T {
-  const { kind: _kind, ...rest } = withoutKeys<Record<string, unknown>>(item);
-  return rest as T;
-}

@@ -1,6 +1,6 @@
 import { coversMerchant } from '../auth/scope.js';
 import type { Principal } from '../auth/principal.js';
-import type { CardBrand, MerchantConfig, MerchantEnvironment, ThreeDsPolicy } from '../domain/merchant.js';
+import type { MerchantConfig } from '../domain/merchant.js';
 import { NotFoundError, OnboardingConflictError } from '../errors.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { ConditionFailed, nowIso } from '../repositories/dynamo.js';
@@ -11,17 +11,8 @@ export interface MerchantConfigDeps {
   keys: { currentKid(): Promise<string> };
 }
 
-export interface OnboardingInput {
-  tenantRef: string;
-  dpaId: string;
-  dpaClientId: string;
-  dpaName: string;
-  cardBrands: CardBrand[];
-  locale: string;
-  environment: MerchantEnvironment;
-  threeDsPolicy: ThreeDsPolicy;
-  outlets: string[];
-}
+/** The 4.7 body: the whole configuration but the key and the timestamp. */
+export type OnboardingInput = Omit<MerchantConfig, 'merchantRef' | 'updatedAt'>;
 
 /** 4.1: the merchant's configuration with effective enablement and the current key id. */
 export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Principal, merchantRef: string) {

@@ -27,10 +27,17 @@ export class NetworkKeyRing {
     }));
   }
 
+  /**
+   * One network's JWKS outage must not stop the others' payments: a kid found anywhere wins.
+   * Only when no reachable network has it and some network could not be asked is it a 503.
+   */
   async resolve(kid: string, alg: string): Promise<ResolvedNetworkKey> {
-    const found = await Promise.all(this.sources.map(async ({ name, jwks }) => ({ network: name, key: await jwks.resolve(kid, alg) })));
-    const match = found.find((candidate) => candidate.key !== undefined);
-    if (!match) throw new CheckoutSignatureInvalidError(undefined, { cause: new Error('unknown kid') });
-    return match as ResolvedNetworkKey;
+    const results = await Promise.allSettled(this.sources.map(async ({ name, jwks }) => ({ network: name, key: await jwks.resolve(kid, alg) })));
+    for (const result of results) {
+      if (result.status === 'fulfilled' && result.value.key !== undefined) return result.value as ResolvedNetworkKey;
+    }
+    const outage = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (outage) throw outage.reason;
+    throw new CheckoutSignatureInvalidError(undefined, { cause: new Error('unknown kid') });
   }
 }

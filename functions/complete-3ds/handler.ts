@@ -1,12 +1,11 @@
-import { z } from 'zod';
 import { authenticator } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
 import { toPaymentResource } from '../../lib/domain/payment.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery, paymentParams, publicBaseUrl } from '../../lib/http/params.js';
 import { completeThreeDs } from '../../lib/payments/complete-three-ds.js';
+import { completeThreeDsBody } from './schema.js';
 
-const body = z.object({ cres: z.string().min(1).max(8192).regex(/^[A-Za-z0-9_-]+={0,2}$/, 'Expected base64url') }).strict();
 
 /** SPEC 4.10 — complete a payment waiting for 3DS with the challenge result. */
 export const handler = apiHandler(
@@ -16,7 +15,7 @@ export const handler = apiHandler(
     authenticator,
     params: paymentParams,
     query: noQuery,
-    body,
+    body: completeThreeDsBody,
   },
   async ({ params, body: input, principal, event, logger }) => {
     const payment = await completeThreeDs(paymentDeps, principal, params, input.cres, {

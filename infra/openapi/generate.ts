@@ -1,0 +1,99 @@
+/**
+ * `npm run openapi` — writes docs/openapi.json from the zod schemas the handlers validate
+ * with and the strict response schemas the tests check responses against, so the document
+ * cannot drift from the code (test/unit/openapi.test.ts regenerates and compares).
+ */
+import { writeFile } from 'node:fs/promises';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
+import { payerIpQuery } from '../../lib/http/payment-request.js';
+import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
+import * as resources from '../../lib/http/resource-schemas.js';
+import { onboardingBody } from '../../functions/put-merchant-config/schema.js';
+import { createOrderBody } from '../../functions/create-order/schema.js';
+import { directWalletBody } from '../../functions/pay-direct/schema.js';
+import { completeThreeDsBody } from '../../functions/complete-3ds/schema.js';
+
+type Schema = z.ZodType;
+interface Operation {
+  method: 'get' | 'put' | 'post';
+  path: string;
+  summary: string;
+  access: string;
+  body?: Schema;
+  query?: Schema;
+  ok: { status: number; schema: Schema; headers?: Record<string, string> };
+  errors: number[];
+}
+
+const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
+const common = [400, 401, 403, 404, 413, 415, 500, 503];
+const operations: Operation[] = [
+  { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
+  { method: 'put', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.7 Onboard or replace a merchant', access: 'platform token', body: onboardingBody, ok: { status: 200, schema: resources.merchantConfigResource }, errors: [...common, 409] },
+  { method: 'get', path: '/config/configs/vctp/encryption-keys', summary: '4.2 Payload encryption keys (JWKS, current first)', access: 'VIEW_UCTP_WALLET_CERTIFICATE', ok: { status: 200, schema: resources.encryptionKeysResource, headers: { 'Cache-Control': 'max-age=300' } }, errors: [401, 403, 503] },
+  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common] })),
+  { method: 'get', path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement', access: 'platform token', ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [401, 403, 503] },
+  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/tenants/{tenantRef}/configs/payment-methods', summary: '4.6 Tenant enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common, 409] })),
+  { method: 'get', path: '/config/tenants/{tenantRef}/configs/payment-methods', summary: '4.6 Tenant enablement', access: 'platform token', ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [400, 401, 403, 503] },
+  { method: 'post', path: '/transactions/outlets/{outletId}/orders', summary: '4.8 Create an order', access: 'CREATE_ORDER, outlet in scope', body: createOrderBody, ok: { status: 201, schema: resources.orderResource }, errors: common },
+  { method: 'get', path: '/transactions/outlets/{outletId}/orders/{orderRef}', summary: '4.8 Read an order', access: 'VIEW_ORDER, outlet in scope', ok: { status: 200, schema: resources.orderResource }, errors: [400, 401, 403, 404, 503] },
+  { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions', summary: '4.9 Create a hosted session', access: 'CREATE_ORDER, outlet in scope', ok: { status: 201, schema: resources.hostedSessionResource }, errors: [...common, 409] },
+  { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
+  { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
+  { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
+];
+
+const json = (schema: Schema) => {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return rest;
+};
+
+export function buildOpenApi(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
+      name, in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$' },
+    }));
+    const queryProps = op.query ? ((json(op.query).properties ?? {}) as Record<string, unknown>) : {};
+    const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
+    paths[op.path] ??= {};
+    paths[op.path]![op.method] = {
+      summary: op.summary,
+      description: `Requires: ${op.access}.`,
+      security: [{ bearer: [] }],
+      parameters: [...pathParams, ...queryParams],
+      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: json(op.body) } } } } : {}),
+      responses: {
+        [op.ok.status]: {
+          description: 'Success',
+          ...(op.ok.headers ? { headers: Object.fromEntries(Object.entries(op.ok.headers).map(([k, v]) => [k, { schema: { type: 'string', example: v } }])) } : {}),
+          content: { 'application/json': { schema: json(op.ok.schema) } },
+        },
+        ...Object.fromEntries([...new Set(op.errors)].sort().map((status) => [status, { $ref: '#/components/responses/Problem' }])),
+      },
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Click to Pay payment service',
+      version: '1.0.0',
+      description: 'The contract is SPEC.md; decisions where it is silent are in README.md. Errors are RFC 9457 problem details.',
+    },
+    servers: [{ url: 'http://localhost:3000', description: 'npm start' }],
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token (JWT) or a hosted-session token (hs_…).' } },
+      responses: { Problem: { description: 'Problem details (SPEC §2)', content: { 'application/problem+json': { schema: json(resources.problemResource) } } } },
+    },
+    paths,
+  };
+}
+
+export const OPENAPI_PATH = new URL('../../docs/openapi.json', import.meta.url);
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  await writeFile(OPENAPI_PATH, JSON.stringify(buildOpenApi(), null, 2) + '\n');
+  process.stdout.write(`wrote ${OPENAPI_PATH.pathname}\n`);
+}

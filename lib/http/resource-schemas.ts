@@ -1,0 +1,101 @@
+import { z } from 'zod';
+
+/**
+ * The response bodies of SPEC §3–4, as strict schemas. They document the API (OpenAPI is
+ * generated from them) and the tests parse real responses with them, so a field that is
+ * not part of the contract (a lease id, the replay key, the payer's IP) cannot slip out.
+ */
+const amount = z.strictObject({ currencyCode: z.string().length(3), value: z.number().int().positive() });
+const isoTime = z.iso.datetime();
+const paymentState = z.enum(['STARTED', 'AUTHORISED', 'CAPTURED', 'AWAIT_3DS', 'FAILED']);
+
+export const paymentResource = z.strictObject({
+  paymentRef: z.string(),
+  orderRef: z.string(),
+  outletId: z.string(),
+  state: paymentState,
+  amount,
+  paymentMethod: z
+    .strictObject({
+      type: z.enum(['CLICK_TO_PAY', 'DIRECT_WALLET']),
+      brand: z.string().optional(),
+      tokenLastFour: z.string().regex(/^\d{4}$/).optional(),
+      panLastFour: z.string().regex(/^\d{4}$/).optional(),
+      expiry: z.string().regex(/^\d{4}-\d{2}$/).optional(),
+      paymentAccountReference: z.string().optional(),
+    })
+    .optional(),
+  eci: z.string().regex(/^\d{2}$/).optional(),
+  authorization: z.strictObject({ code: z.string(), resultCode: z.string(), at: isoTime }).optional(),
+  threeDs: z.strictObject({ acsUrl: z.url(), creq: z.string(), transactionId: z.string() }).optional(),
+  failure: z.strictObject({ code: z.string(), reason: z.string() }).optional(),
+  createdAt: isoTime,
+  updatedAt: isoTime,
+});
+
+export const orderResource = z.strictObject({
+  orderRef: z.string(),
+  outletId: z.string(),
+  action: z.enum(['AUTH', 'PURCHASE']),
+  amount,
+  merchantOrderReference: z.string().optional(),
+  emailAddress: z.string().optional(),
+  state: paymentState,
+  paymentMethods: z.array(z.enum(['CLICK_TO_PAY', 'DIRECT_WALLET'])),
+  payments: z.array(paymentResource),
+  createdAt: isoTime,
+});
+
+export const merchantConfigResource = z.strictObject({
+  merchantRef: z.string(),
+  tenantRef: z.string(),
+  dpaId: z.string(),
+  dpaClientId: z.string(),
+  dpaName: z.string(),
+  cardBrands: z.array(z.string()),
+  locale: z.string(),
+  environment: z.enum(['sandbox', 'production']),
+  encryptionKeyId: z.string(),
+  clickToPayEnabled: z.boolean(),
+  directWalletEnabled: z.boolean(),
+  threeDsPolicy: z.enum(['never', 'risk-based', 'always']),
+});
+
+export const encryptionKeysResource = z.strictObject({
+  encryptionKeyId: z.string(),
+  keys: z.array(
+    z.strictObject({
+      kty: z.literal('RSA'),
+      kid: z.string(),
+      use: z.literal('enc'),
+      alg: z.literal('RSA-OAEP-256'),
+      n: z.string(),
+      e: z.string(),
+      status: z.enum(['current', 'previous']),
+    }),
+  ),
+});
+
+const enabled = z.strictObject({ enabled: z.boolean() });
+export const paymentMethodsResource = z.strictObject({
+  level: z.enum(['platform', 'tenant']),
+  tenantRef: z.string().optional(),
+  paymentMethods: z.strictObject({ CLICK_TO_PAY: enabled, DIRECT_WALLET: enabled }),
+  updatedAt: isoTime.optional(),
+});
+
+export const hostedSessionResource = z.strictObject({
+  sessionToken: z.string(),
+  expiresAt: isoTime,
+  checkoutUrl: z.url(),
+});
+
+export const problemResource = z.strictObject({
+  type: z.literal('about:blank'),
+  status: z.number().int(),
+  title: z.string(),
+  code: z.string(),
+  detail: z.string(),
+  requestId: z.string().optional(),
+  errors: z.array(z.strictObject({ path: z.string(), message: z.string() })).optional(),
+});

@@ -48,7 +48,7 @@ export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 export function jsonResponse(result: ApiResult): ApiResponse {
   return {
     statusCode: result.status ?? 200,
-    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', ...result.headers },
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...result.headers },
     body: JSON.stringify(result.body),
   };
 }

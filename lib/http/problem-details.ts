@@ -35,7 +35,7 @@ export function problemResponse(error: AppError, requestId: string | undefined):
   }
   return {
     statusCode: error.status,
-    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', ...error.headers },
+    headers: { 'Content-Type': 'application/problem+json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...error.headers },
     body: JSON.stringify(body),
   };
 }

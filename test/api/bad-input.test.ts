@@ -115,9 +115,12 @@ describe('error mapping', () => {
     expect(response.raw).not.toContain('ECONNREFUSED');
   });
 
-  it('every response carries the request id', async () => {
-    const response = await post(validOrder);
-    expect(response.headers['X-Request-Id']).toBeTruthy();
+  it('every response carries the request id, no-store and nosniff', async () => {
+    for (const response of [await post(validOrder), await post('{')]) {
+      expect(response.headers['X-Request-Id']).toMatch(/^[0-9a-f-]{36}$/);
+      expect(response.headers['Cache-Control']).toBe('no-store');
+      expect(response.headers['X-Content-Type-Options']).toBe('nosniff');
+    }
   });
 });
 

@@ -11,6 +11,12 @@
  *   which answers 404/405 from the same table)
  * - role: the IAM role of the function's access group (infra/serverless/iam.cjs)
  * - memory/timeout by access group; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
+ * - optional variables of one access group only (a key URL belongs to the function that signs):
+ *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc) and CLICK_TO_PAY_SDK_URLS (checkoutPage),
+ *   each only when its param is set
+ * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
+ *   function's package patterns; each must match a file, so a deployment can never ship the
+ *   hosted page without its build (`npm run build:web` first)
  */
 
 const path = require('node:path');
@@ -26,6 +32,13 @@ const PAYMENT_TIMEOUT_SECONDS = 15;
 const DEFAULT_TIMEOUT_SECONDS = 6;
 
 const FALLBACK = Object.freeze({ name: 'fallback', dir: 'fallback', access: 'public' });
+const SERVICE_DIR = path.join(__dirname, '..', '..');
+
+/** Optional variables given only to the functions of one access group: param → env var. */
+const GROUP_ENVIRONMENT = Object.freeze({
+  sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
+  checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS' },
+});
 
 function loadRouteTable(file = ROUTES_FILE) {
   const table = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -39,27 +52,45 @@ function parseRoute(route) {
   return { method: match[1], path: match[2] };
 }
 
-function functionConfig(entry, events, environment) {
+function functionConfig(entry, events, environment, serviceDir) {
   if (!ACCESS_GROUPS.includes(entry.access)) {
     throw new Error(`routes.json: function "${entry.name}" has unknown access "${entry.access}"`);
   }
   const payment = PAYMENT_GROUPS.has(entry.access);
+  const env = { ...environment.all, ...environment.byGroup?.[entry.access] };
+  const patterns = packagePatterns(entry, serviceDir);
   return {
     handler: `functions/${entry.dir}/handler.handler`,
     role: roleLogicalId(entry.access),
     memorySize: payment ? 1024 : 512,
     timeout: payment ? PAYMENT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS,
-    ...(environment && Object.keys(environment).length > 0 ? { environment: { ...environment } } : {}),
+    ...(Object.keys(env).length > 0 ? { environment: env } : {}),
+    ...(patterns.length > 0 ? { package: { patterns } } : {}),
     events,
   };
 }
 
+/** `web/dist/**` style patterns; each must match at least one file (built output is not in git). */
+function packagePatterns(entry, serviceDir) {
+  const patterns = entry.package?.patterns ?? [];
+  for (const pattern of patterns) {
+    const match = /^([A-Za-z0-9._/-]+)\/\*\*$/.exec(pattern);
+    if (!match) throw new Error(`routes.json: "${entry.name}" package pattern "${pattern}" must look like dir/**`);
+    const dir = path.join(serviceDir, match[1]);
+    if (!fs.existsSync(dir) || fs.readdirSync(dir).length === 0) {
+      throw new Error(`routes.json: "${entry.name}" ships ${pattern}, which is empty — run \`npm run build:web\` first`);
+    }
+  }
+  return patterns;
+}
+
 /**
- * The `functions:` object, keyed by function name. `environment` is merged into every
- * function's own environment (for optional variables that must be absent, not empty, when
- * unset: provider.environment cannot omit a key conditionally).
+ * The `functions:` object, keyed by function name. `environment.all` is merged into every
+ * function's own environment, `environment.byGroup[access]` into that group's (for optional
+ * variables that must be absent, not empty, when unset: provider.environment cannot omit a
+ * key conditionally).
  */
-function buildFunctions(entries = loadRouteTable(), environment = {}) {
+function buildFunctions(entries = loadRouteTable(), environment = {}, serviceDir = SERVICE_DIR) {
   const functions = {};
   const seenRoutes = new Set();
   for (const entry of entries) {
@@ -71,9 +102,9 @@ function buildFunctions(entries = loadRouteTable(), environment = {}) {
       seenRoutes.add(route);
       return { httpApi: parseRoute(route) };
     });
-    functions[entry.name] = functionConfig(entry, events, environment);
+    functions[entry.name] = functionConfig(entry, events, environment, serviceDir);
   }
-  functions[FALLBACK.name] = functionConfig(FALLBACK, [{ httpApi: '*' }], environment);
+  functions[FALLBACK.name] = functionConfig(FALLBACK, [{ httpApi: '*' }], environment, serviceDir);
   return functions;
 }
 
@@ -82,10 +113,24 @@ function accessByFunction(entries = loadRouteTable()) {
   return { ...Object.fromEntries(entries.map((e) => [e.name, e.access])), [FALLBACK.name]: FALLBACK.access };
 }
 
-/** Optional variables, set only when their stage param is: `publicBaseUrl` → PUBLIC_BASE_URL. */
+/**
+ * Optional variables, set only when their stage param is: `publicBaseUrl` → PUBLIC_BASE_URL for
+ * all functions, GROUP_ENVIRONMENT for one access group each.
+ */
 async function optionalEnvironment({ resolveVariable }) {
-  const publicBaseUrl = await resolveVariable('param:publicBaseUrl, null');
-  return typeof publicBaseUrl === 'string' && publicBaseUrl.trim() ? { PUBLIC_BASE_URL: publicBaseUrl.trim() } : {};
+  const param = async (name) => {
+    const value = await resolveVariable(`param:${name}, null`);
+    return typeof value === 'string' && value.trim() ? value.trim() : undefined;
+  };
+  const publicBaseUrl = await param('publicBaseUrl');
+  const byGroup = {};
+  for (const [group, variables] of Object.entries(GROUP_ENVIRONMENT)) {
+    for (const [name, envVar] of Object.entries(variables)) {
+      const value = await param(name);
+      if (value) byGroup[group] = { ...byGroup[group], [envVar]: value };
+    }
+  }
+  return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byGroup };
 }
 
 // Serverless `${file(...)}` calls a function export with its resolver helpers.

@@ -8,6 +8,8 @@
  * |-----------------|-------------------------------------------------------------------------|--------------------------------------------|
  * | public          | —                                                                       | —                                          |
  * | sandboxAcs      | Orders GetItem, UpdateItem (pending 3DS item; no bearer token, no Sessions) | —                                      |
+ * | sandboxSrc      | Sessions GetItem, PutItem, UpdateItem (SRC sessions `src#…`; no bearer token) | GetPublicKey, DescribeKey (no Decrypt) |
+ * | checkoutPage    | Sessions GetItem (hosted-session lookup for the page's bootstrap)        | —                                          |
  * | configRead      | Sessions GetItem; Config GetItem, Query                                 | GetPublicKey, DescribeKey                  |
  * | configWrite     | Sessions GetItem; Config GetItem, PutItem, DeleteItem, Query            | GetPublicKey, DescribeKey                  |
  * | orders          | Sessions GetItem, PutItem; Config GetItem; Orders GetItem, PutItem, Query | —                                        |
@@ -25,7 +27,7 @@
  * Entries must be full key ARNs, or this stack's alias (which stands for `PayloadKey`).
  */
 
-const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt']);
+const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt']);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -99,6 +101,14 @@ function groupStatements(group, keyResources) {
       // The sandbox ACS page reads the payment and its pending 3DS item and records the
       // challenge result on the latter; it is not called with a bearer token.
       return [dynamo('Orders', 'OrdersTable', ['GetItem', 'UpdateItem'])];
+    case 'sandboxSrc':
+      // The sandbox Click to Pay network keeps its SDK sessions in the Sessions table (created,
+      // read, changed with a version condition; sign-out changes, TTL deletes) and encrypts
+      // checkout payloads to the *public* payload key. It never decrypts: no kms:Decrypt.
+      return [dynamo('SrcSessions', 'SessionsTable', ['GetItem', 'PutItem', 'UpdateItem']), publicKeys];
+    case 'checkoutPage':
+      // The hosted page only looks its session up (by token hash) to render the bootstrap.
+      return [sessionsRead];
     case 'configRead':
       return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem', 'Query']), publicKeys];
     case 'configWrite':

@@ -9,7 +9,8 @@
  * (node_modules symlinked) so that serverless-esbuild's work folder (`.esbuild/`, removed after
  * packaging) never collides with a `serverless-offline` session running in the checkout.
  * While a handler listed in routes.json does not exist yet, the suite is skipped (packaging
- * cannot succeed without every entry point).
+ * cannot succeed without every entry point); likewise without web/src/main.tsx, since the
+ * checkoutPage function ships the built page (npm run build:web, done here in the copy).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { tmpdir } from 'node:os';
 import { basename, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildWeb } from '../../infra/local/build-web.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SERVICE = 'click-to-pay';
@@ -47,9 +49,9 @@ interface Statement {
 
 const routeTable = (JSON.parse(readFileSync(join(ROOT, 'functions/routes.json'), 'utf8')) as { functions: RouteTableEntry[] }).functions;
 const allFunctions: RouteTableEntry[] = [...routeTable, { name: 'fallback', dir: 'fallback', access: 'public', routes: [] }];
-const missingHandlers = allFunctions
-  .map((fn) => `functions/${fn.dir}/handler.ts`)
-  .filter((file) => !existsSync(join(ROOT, file)));
+const missingHandlers = [...allFunctions.map((fn) => `functions/${fn.dir}/handler.ts`), 'web/src/main.tsx'].filter(
+  (file) => !existsSync(join(ROOT, file)),
+);
 
 if (missingHandlers.length > 0) {
   console.warn(`[cloudformation.test] skipped until these handlers exist: ${missingHandlers.join(', ')}`);
@@ -97,7 +99,7 @@ function packagingEnv(): NodeJS.ProcessEnv {
 }
 
 /** Access groups whose functions take no bearer token (so need no Sessions lookup). */
-const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs']);
+const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage']);
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -119,6 +121,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       },
     });
     symlinkSync(join(ROOT, 'node_modules'), join(service, 'node_modules'), 'dir');
+    await buildWeb({ rootDir: service, log: () => {} }); // the page the checkoutPage function ships
 
     const args = ['--no', 'osls', 'package', '--stage', STAGE, '--region', REGION, '--package', packageDir];
     const { code, output } = await run('npx', args, service, packagingEnv(), 170_000);
@@ -230,7 +233,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
     // payDirect handles already-decrypted data; it may only read public keys (to seal data for 3DS).
     const payDirectKms = statementsOf(roleOf('payDirect')).flatMap((s) => actionsOf(s).filter((a) => a.startsWith('kms:')));
-    expect(payDirectKms.sort()).toEqual(['kms:DescribeKey', 'kms:GetPublicKey']);
+    expect(payDirectKms.sort()).toEqual(['kms:describekey', 'kms:getpublickey']); // actionsOf lower-cases
   });
 
   it('keeps config roles away from orders and replay data, and the public role to logs only', () => {
@@ -260,6 +263,20 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
         for (const action of actionsOf(s)) expect(['dynamodb:getitem', 'dynamodb:updateitem'], name).toContain(action);
       }
     }
+  });
+
+  it('gives the sandbox SRC its sessions and the public payload keys only, and the checkout page one session read', () => {
+    const dataActions = (name: string) =>
+      statementsOf(roleOf(name))
+        .filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')))
+        .map((s) => ({ resource: JSON.stringify(s.Resource), actions: actionsOf(s).sort() }));
+    expect(functionsWithAccess('sandboxSrc')).toEqual(['sandboxSrc']);
+    const src = dataActions('sandboxSrc');
+    expect(src).toHaveLength(2);
+    expect(src[0]).toEqual({ resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'] });
+    expect(src[1]!.actions).toEqual(['kms:describekey', 'kms:getpublickey']);
+    expect(functionsWithAccess('checkoutPage')).toEqual(['checkoutPage']);
+    expect(dataActions('checkoutPage')).toEqual([{ resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem'] }]);
   });
 
   it('grants every authenticated role the session lookup', () => {
@@ -350,6 +367,9 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(env.REPLAY_TABLE).toBe(tableNames.ReplayTable);
       expect(env.NODE_OPTIONS).toContain('--enable-source-maps');
       expect(env).not.toHaveProperty('PUBLIC_BASE_URL'); // optional, absent unless the param is set
+      // Absent unless set: no signing key = sandbox SRC disabled (404); no SDK URLs = sandbox SDK only.
+      expect(env).not.toHaveProperty('SANDBOX_NETWORK_SIGNING_JWKS_URL');
+      expect(env).not.toHaveProperty('CLICK_TO_PAY_SDK_URLS');
       expect(Object.values(env).every((v) => typeof v === 'string' && v !== 'null')).toBe(true);
     }
   });
@@ -368,5 +388,16 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     // Zip entry names are stored uncompressed: the bundle is there under the handler path.
     const getOrder = readFileSync(join(packageDir, 'getOrder.zip'));
     expect(getOrder.includes(Buffer.from('functions/get-order/handler.mjs'))).toBe(true);
+  });
+
+  it('ships the built checkout page (web/dist) with the checkoutPage function only', () => {
+    const page = readFileSync(join(packageDir, 'checkoutPage.zip'));
+    const manifest = JSON.parse(readFileSync(join(sandbox, 'service', 'web', 'dist', 'manifest.json'), 'utf8')) as { script: string };
+    for (const file of ['web/dist/manifest.json', 'web/dist/index.html', `web/dist/assets/${manifest.script}`]) {
+      expect(page.includes(Buffer.from(file)), file).toBe(true);
+    }
+    for (const fn of allFunctions.filter((f) => f.name !== 'checkoutPage')) {
+      expect(readFileSync(join(packageDir, `${fn.name}.zip`)).includes(Buffer.from('web/dist/')), fn.name).toBe(false);
+    }
   });
 });

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, run, startService, type RunningService } from '../support/local-service.js';
 
 /**
@@ -9,6 +9,9 @@ import { freePort, run, startService, type RunningService } from '../support/loc
  * hosted sessions and payments with the checkout responses `npm run sandbox:checkout`
  * prints — through serverless-offline running the same handlers that deploy to Lambda.
  */
+// Real processes on a 2-core machine next to other test files: generous, not tight.
+vi.setConfig({ testTimeout: 90_000 });
+
 let service: RunningService;
 let dataDir: string;
 let port: number;
@@ -53,6 +56,11 @@ beforeAll(async () => {
   base = `http://localhost:${port}`;
   service = await startService(env());
 }, 200_000);
+
+// When something fails, the service's own log tail is the first thing anyone needs.
+afterEach((context) => {
+  if (context.task.result?.state === 'fail') console.error(`--- npm start output (tail) ---\n${service?.output().slice(-6000)}`);
+});
 
 afterAll(async () => {
   await service?.stop();

@@ -12,7 +12,7 @@ let dataDir: string | undefined;
 
 export async function setup(): Promise<void> {
   dataDir = await mkdtemp(join(tmpdir(), 'ctp-test-'));
-  for (const name of ['PAYLOAD_KEY_IDS', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL']) delete process.env[name];
+  for (const name of ['PAYLOAD_KEY_IDS', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'SANDBOX_NETWORK_SIGNING_JWKS_URL', 'CLICK_TO_PAY_SDK_URLS']) delete process.env[name];
   stack = await startLocalStack({ dataDir, persist: false, tablePrefix: 'test' });
   Object.assign(process.env, stack.env, {
     TEST_DATA_DIR: dataDir,

@@ -1,0 +1,20 @@
+import { resolve } from 'node:path';
+import { documentClient } from '../../lib/aws/clients.js';
+import { createCheckoutPageHandler } from '../../lib/checkout-page/page-handler.js';
+import { WebAssets } from '../../lib/checkout-page/web-assets.js';
+import { checkoutPageConfig } from '../../lib/config/checkout-page-config.js';
+import { serviceConfig } from '../../lib/config/service-config.js';
+import { SessionRepository } from '../../lib/repositories/session-repository.js';
+
+/**
+ * GET /checkout and GET /checkout/assets/{file}: the hosted checkout page.
+ * web/dist is shipped with this function (routes.json package.patterns) and read relative to
+ * the working directory: /var/task on Lambda, the service directory under serverless-offline
+ * and in tests — in every case where the built web/dist sits.
+ */
+export const handler = createCheckoutPageHandler({
+  sessions: new SessionRepository(documentClient, serviceConfig.SESSIONS_TABLE),
+  assets: new WebAssets(resolve(process.cwd(), 'web', 'dist')),
+  sdkUrls: checkoutPageConfig.CLICK_TO_PAY_SDK_URLS,
+  now: Date.now,
+});

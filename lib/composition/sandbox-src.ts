@@ -1,0 +1,22 @@
+import { documentClient } from '../aws/clients.js';
+import { sandboxConfig } from '../config/sandbox-config.js';
+import { serviceConfig } from '../config/service-config.js';
+import { SandboxSrcNetwork } from '../sandbox/src/network.js';
+import { SrcSessionStore } from '../sandbox/src/session-store.js';
+import { NetworkSigningKeys } from '../sandbox/src/signing-keys.js';
+import { payloadKeyVault } from './keys.js';
+
+/**
+ * The sandbox SRC network, or undefined when SANDBOX_NETWORK_SIGNING_JWKS_URL is not set.
+ * That key is the gate: the network does not know merchants (it is "the network"), so a
+ * deployment without the key has no sandbox SRC at all, and the service accepts the sandbox
+ * network's signatures only for sandbox merchants anyway (4.3).
+ */
+export const sandboxSrcNetwork: SandboxSrcNetwork | undefined = sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL
+  ? new SandboxSrcNetwork({
+      sessions: new SrcSessionStore(documentClient, serviceConfig.SESSIONS_TABLE),
+      signingKeys: new NetworkSigningKeys(sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL),
+      payloadKeys: payloadKeyVault,
+      now: Date.now,
+    })
+  : undefined;

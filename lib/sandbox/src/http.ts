@@ -1,0 +1,100 @@
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import type { z } from 'zod';
+import { DependencyUnavailableError, NotFoundError } from '../../errors.js';
+import { headerValue, MAX_BODY_BYTES } from '../../http/json-body.js';
+import { problemResponse } from '../../http/problem-details.js';
+import { requestContext } from '../../http/request-context.js';
+import type { ApiContext, ApiEvent, ApiResponse } from '../../http/types.js';
+import { SrcError, type SrcErrorReason } from './errors.js';
+import type { SandboxSrcNetwork } from './network.js';
+import * as schemas from './schemas.js';
+
+interface Operation {
+  schema: z.ZodType;
+  /** The reason of a schema violation outside `sessionId` (e.g. a bad card → INVALID_CARD). */
+  invalid: SrcErrorReason;
+  status: number;
+  run: (network: SandboxSrcNetwork, body: never) => Promise<unknown>;
+}
+
+const op = <S extends z.ZodType>(schema: S, run: (network: SandboxSrcNetwork, body: z.output<S>) => Promise<unknown>, invalid: SrcErrorReason = 'INVALID_REQUEST', status = 200): Operation => ({
+  schema,
+  invalid,
+  status,
+  run: run as Operation['run'],
+});
+
+/** Path → operation: the POST routes of functions/routes.json (function sandboxSrc). */
+export const SRC_OPERATIONS: Readonly<Record<string, Operation>> = {
+  '/sandbox/src/init': op(schemas.initBody, (n, b) => n.init(b), 'INVALID_DPA'),
+  '/sandbox/src/identity-lookup': op(schemas.identityLookupBody, (n, b) => n.identityLookup(b), 'INVALID_IDENTITY'),
+  '/sandbox/src/otp/resend': op(schemas.sessionBody, (n, b) => n.resendOtp(b)),
+  '/sandbox/src/otp/validate': op(schemas.validateOtpBody, (n, b) => n.validateOtp(b)),
+  '/sandbox/src/cards': op(schemas.sessionBody, (n, b) => n.cards(b)),
+  '/sandbox/src/cards/enroll': op(schemas.enrollCardBody, (n, b) => n.enrollCard(b), 'INVALID_CARD', 201),
+  '/sandbox/src/checkout': op(schemas.checkoutBody, (n, b) => n.checkout(b)),
+  '/sandbox/src/sign-out': op(schemas.sessionBody, (n, b) => n.signOut(b)),
+};
+
+/**
+ * The sandbox SRC's one Lambda. No bearer token: this is "the network", not our API. Without
+ * a network (no signing key configured — every non-sandbox deployment) every route is a 404
+ * problem, as if it did not exist. Refusals use the network's own error format.
+ */
+export function createSandboxSrcHandler(network: SandboxSrcNetwork | undefined) {
+  // One middy stack per path, so that access logs name the operation.
+  const routes = new Map(Object.entries(SRC_OPERATIONS).map(([path, operation]) => [path, routeHandler(path, operation, network)]));
+  const unknown = routeHandler('/sandbox/src/*', undefined, network);
+  return (event: ApiEvent, context: Context) => {
+    const route = routes.get(event.rawPath ?? event.requestContext?.http?.path ?? '') ?? unknown;
+    return route(event, context as ApiContext); // middy adds `api`
+  };
+}
+
+function routeHandler(path: string, operation: Operation | undefined, network: SandboxSrcNetwork | undefined) {
+  return middy<ApiEvent, ApiResponse, Error, ApiContext>()
+    .use(requestContext({ route: `POST ${path}` }))
+    .handler(async (event, context) => {
+      const { api } = context;
+      if (!network || !operation) return problemResponse(new NotFoundError(), api.requestId);
+      try {
+        const parsed = operation.schema.safeParse(readJson(event));
+        if (!parsed.success) {
+          const onSession = parsed.error.issues.some((issue) => issue.path[0] === 'sessionId' || issue.path.length === 0);
+          throw new SrcError(400, onSession ? 'INVALID_REQUEST' : operation.invalid, 'The request is invalid.');
+        }
+        return reply(operation.status, await operation.run(network, parsed.data as never));
+      } catch (error) {
+        if (error instanceof SrcError) {
+          api.logger.info('sandbox SRC refused', { reason: error.reason, status: error.status });
+          return reply(error.status, error.toBody());
+        }
+        const unavailable = error instanceof DependencyUnavailableError;
+        api.logger.error('sandbox SRC failed', { error });
+        const failure = new SrcError(unavailable ? 503 : 500, 'SERVICE_ERROR', 'The network is temporarily unavailable.');
+        return reply(failure.status, failure.toBody(), unavailable ? { 'Retry-After': '1' } : {});
+      }
+    });
+}
+
+function readJson(event: ApiEvent): unknown {
+  const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : Buffer.from(event.body ?? '', 'utf8');
+  if (raw.byteLength > MAX_BODY_BYTES) throw new SrcError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
+  if (!/^application\/json\s*(;|$)/i.test(headerValue(event, 'content-type') ?? '')) {
+    throw new SrcError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json.');
+  }
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new SrcError(400, 'INVALID_REQUEST', 'The request body is not valid JSON.');
+  }
+}
+
+function reply(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
+  return {
+    statusCode,
+    headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers },
+    body: JSON.stringify(body),
+  };
+}

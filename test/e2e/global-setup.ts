@@ -1,0 +1,127 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Starts the service the way a person would — `npm start` with PORT (a free port, never
+ * 3000/3900) and DATA_DIR (a fresh temp directory) — waits for its banner, and hands the
+ * scenarios <DATA_DIR>/demo.json through E2E_CONTEXT. Teardown stops the whole process group.
+ * The server's output goes to test-results/e2e/server.log.
+ */
+const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+const BANNER = 'Click to Pay service running at';
+const START_TIMEOUT_MS = 240_000;
+
+let child: ChildProcess | undefined;
+let dataDir: string | undefined;
+let log: WriteStream | undefined;
+
+export async function setup(): Promise<() => Promise<void>> {
+  const port = await freePort();
+  dataDir = await mkdtemp(join(tmpdir(), 'ctp-e2e-'));
+  const resultsDir = join(ROOT, 'test-results', 'e2e');
+  await mkdir(resultsDir, { recursive: true });
+  log = createWriteStream(join(resultsDir, 'server.log'));
+
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
+  // A developer's shell may export real settings; the local stack must use its own.
+  for (const name of ['PAYLOAD_KEY_IDS', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT']) delete env[name];
+
+  child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout!.pipe(log, { end: false });
+  child.stderr!.pipe(log, { end: false });
+  child.unref();
+
+  await new Promise<void>((resolveReady, reject) => {
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`npm start did not print "${BANNER}" within ${START_TIMEOUT_MS / 1000} s (see test-results/e2e/server.log)`)), START_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      seen = (seen + chunk.toString()).slice(-4096);
+      if (seen.includes(BANNER)) {
+        clearTimeout(timer);
+        child!.stdout!.off('data', onData);
+        resolveReady();
+      }
+    };
+    child!.stdout!.on('data', onData);
+    child!.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited early (code ${code}); see test-results/e2e/server.log`));
+    });
+  });
+
+  const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as Record<string, unknown>;
+  await warmUp(String(demo.baseUrl));
+  process.env.E2E_CONTEXT = JSON.stringify(demo);
+  process.env.E2E_RESULTS_DIR = resultsDir;
+  return teardown;
+}
+
+async function teardown(): Promise<void> {
+  const running = child;
+  child = undefined;
+  if (running?.pid && running.exitCode === null) {
+    const exited = new Promise<void>((done) => running.once('exit', () => done()));
+    signalGroup(running.pid, 'SIGTERM');
+    const timedOut = await Promise.race([exited.then(() => false), new Promise<boolean>((done) => setTimeout(() => done(true), 15_000))]);
+    if (timedOut) {
+      signalGroup(running.pid, 'SIGKILL');
+      await exited;
+    }
+  }
+  running?.stdout?.destroy();
+  running?.stderr?.destroy();
+  await new Promise<void>((done) => (log ? log.end(() => done()) : done()));
+  log = undefined;
+  if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * serverless-offline loads each function on its first request; on a busy machine that cold
+ * start can exceed the function's timeout (504 "Lambda timeout"). Scenarios test the page,
+ * not cold starts: call every route of functions/routes.json once (no token, dummy ids — a
+ * fast 4xx) and retry while the answer is a 504.
+ */
+async function warmUp(baseUrl: string): Promise<void> {
+  const table = JSON.parse(await readFile(join(ROOT, 'functions', 'routes.json'), 'utf8')) as { functions: { routes: string[] }[] };
+  for (const route of table.functions.flatMap((fn) => fn.routes)) {
+    const [method, path] = route.split(' ') as [string, string];
+    const url = `${baseUrl}${path.replace(/\{[^}]+\}/g, 'warm-up')}`;
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const status = await fetch(url, {
+        method,
+        ...(method === 'GET' ? {} : { headers: { 'Content-Type': 'application/json' }, body: '{}' }),
+        signal: AbortSignal.timeout(30_000),
+      }).then(
+        (response) => response.arrayBuffer().then(() => response.status),
+        () => 0,
+      );
+      if (status !== 504 && status !== 0) break;
+    }
+  }
+}
+
+/** The negative pid addresses the process group that `detached: true` created: npm, tsx, osls, dynalite… */
+function signalGroup(pid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => (port === 3000 || port === 3900 || port === 0 ? freePort().then(resolvePort, reject) : resolvePort(port)));
+    });
+  });
+}

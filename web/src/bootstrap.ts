@@ -1,0 +1,104 @@
+/**
+ * Reads what the server rendered into <script type="application/json" id="bootstrap"> and the
+ * session token from the address bar. The token is removed from the URL at once
+ * (history.replaceState) and kept in memory and in this tab's sessionStorage, so that a reload
+ * of /checkout (now without ?session=) can carry on.
+ */
+
+export interface SessionContext {
+  orderRef: string;
+  outletId: string;
+  merchantRef: string;
+  expiresAt: string;
+  sdkUrls?: { visa?: string; mastercard?: string };
+}
+
+export type BootstrapResult =
+  | { ok: true; token: string; context: SessionContext }
+  | { ok: false; error: 'SESSION_EXPIRED' | 'SESSION_INVALID' };
+
+const STORAGE_KEY = 'ctp.hosted-session';
+
+export function readBootstrap(doc: Document = document, win: Window = window): BootstrapResult {
+  const url = new URL(win.location.href);
+  const fromUrl = url.searchParams.get('session');
+  if (fromUrl !== null) {
+    url.searchParams.delete('session');
+    win.history.replaceState(win.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }
+
+  const rendered = parseRendered(doc);
+  if (rendered && 'context' in rendered) {
+    const token = fromUrl ?? stored()?.token;
+    if (!token) return { ok: false, error: 'SESSION_INVALID' };
+    remember(token, rendered.context);
+    return { ok: true, token, context: rendered.context };
+  }
+  // No usable bootstrap. A reload after the token left the address bar renders an error
+  // page for "no session": carry on with what this tab remembered, if anything.
+  const saved = fromUrl === null ? stored() : undefined;
+  if (saved) return { ok: true, token: saved.token, context: saved.context };
+  forget();
+  return { ok: false, error: rendered?.error ?? 'SESSION_INVALID' };
+}
+
+export function forget(): void {
+  try {
+    sessionStorage.removeItem(STORAGE_KEY);
+  } catch {
+    // storage unavailable (private mode): nothing to forget
+  }
+}
+
+function parseRendered(doc: Document): { context: SessionContext } | { error: 'SESSION_EXPIRED' | 'SESSION_INVALID' } | undefined {
+  const element = doc.getElementById('bootstrap');
+  if (!element?.textContent) return undefined;
+  let data: unknown;
+  try {
+    data = JSON.parse(element.textContent);
+  } catch {
+    return undefined;
+  }
+  if (!data || typeof data !== 'object') return undefined;
+  const value = data as Record<string, unknown>;
+  if (value.error === 'SESSION_EXPIRED') return { error: 'SESSION_EXPIRED' };
+  if (value.error !== undefined) return { error: 'SESSION_INVALID' };
+  const context = toContext(value);
+  return context ? { context } : undefined;
+}
+
+function toContext(value: Record<string, unknown>): SessionContext | undefined {
+  const { orderRef, outletId, merchantRef, expiresAt, sdkUrls } = value;
+  if (typeof orderRef !== 'string' || typeof outletId !== 'string' || typeof merchantRef !== 'string') return undefined;
+  const context: SessionContext = { orderRef, outletId, merchantRef, expiresAt: typeof expiresAt === 'string' ? expiresAt : '' };
+  if (sdkUrls && typeof sdkUrls === 'object') {
+    const urls = sdkUrls as Record<string, unknown>;
+    context.sdkUrls = {
+      ...(typeof urls.visa === 'string' ? { visa: urls.visa } : {}),
+      ...(typeof urls.mastercard === 'string' ? { mastercard: urls.mastercard } : {}),
+    };
+  }
+  return context;
+}
+
+function remember(token: string, context: SessionContext): void {
+  try {
+    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ token, context }));
+  } catch {
+    // storage unavailable: the token stays in memory only
+  }
+}
+
+function stored(): { token: string; context: SessionContext } | undefined {
+  try {
+    const raw = sessionStorage.getItem(STORAGE_KEY);
+    if (!raw) return undefined;
+    const parsed = JSON.parse(raw) as { token?: unknown; context?: unknown };
+    const context = parsed.context && typeof parsed.context === 'object' ? toContext(parsed.context as Record<string, unknown>) : undefined;
+    if (typeof parsed.token !== 'string' || !context) return undefined;
+    if (context.expiresAt && Date.parse(context.expiresAt) <= Date.now()) return undefined;
+    return { token: parsed.token, context };
+  } catch {
+    return undefined;
+  }
+}

@@ -78,7 +78,9 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     { realm: 'tenant', tenantRef: demo.tenantRef, permissions: ['VIEW_UCTP_WALLET_CERTIFICATE', 'CREATE_AUTHORIZATION', 'VIEW_ORDER', 'CREATE_ORDER'] },
     12 * 3600,
   );
-  await writeFile(`${dataDir}/demo.json`, JSON.stringify({ ...demo, baseUrl, tokens: { platform, tenant } }, null, 2), { mode: 0o600 });
+  // The local endpoints are in there too, for tools and tests that inspect the stored state.
+  const local = { dynamoEndpoint: stack!.dynamoEndpoint, kmsEndpoint: stack!.kmsEndpoint, sessionsTable: stack!.env.SESSIONS_TABLE, ordersTable: stack!.env.ORDERS_TABLE };
+  await writeFile(`${dataDir}/demo.json`, JSON.stringify({ ...demo, baseUrl, tokens: { platform, tenant }, local }, null, 2), { mode: 0o600 });
   const lines = [
     '',
     `Click to Pay service running at ${baseUrl}`,

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  expireSession,
   api,
   chooseCardAndPay,
   createCheckout,
@@ -499,6 +500,33 @@ describe('hosted checkout — failures have a clear message and a way forward', 
       await waitForStep(page, 'fatal');
       expect(await page.getByRole('button', { name: 'Try again' }).isVisible()).toBe(true);
       await expectNoLeaks(page);
+    });
+    expect((await getOrder(checkout)).state).toBe('STARTED');
+  });
+
+  it('a session past its expiry (TTL not yet swept) opens on "session expired"', async () => {
+    const checkout = await createCheckout({ value: 1000, reference: 'E2E-EXPIRED' });
+    await expireSession(checkout.sessionToken);
+    await scenario(browser, 'expired-session-real', async ({ page }) => {
+      await open(page, checkout.checkoutUrl);
+      await waitForStep(page, 'expired');
+      expect(await page.getByRole('heading', { name: 'Your payment session has expired' }).isVisible()).toBe(true);
+      await expectNoLeaks(page, [checkout.sessionToken]);
+    });
+    expect((await getOrder(checkout)).state).toBe('STARTED');
+  });
+
+  it('a session that expires while the shopper is on the card list: paying says it expired, nothing is charged', async () => {
+    const checkout = await createCheckout({ value: 1000, reference: 'E2E-EXPIRES' });
+    await scenario(browser, 'expired-session-mid-flow', async ({ page }) => {
+      await open(page, checkout.checkoutUrl);
+      await signInByEmail(page, 'returning@example.com');
+      await enterOtp(page, '123456');
+      await waitForStep(page, 'cards');
+      await expireSession(checkout.sessionToken);
+      await chooseCardAndPay(page, '1111');
+      await waitForStep(page, 'expired');
+      expect(await text(page)).toContain('expired');
     });
     expect((await getOrder(checkout)).state).toBe('STARTED');
   });

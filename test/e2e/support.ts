@@ -12,6 +12,7 @@ export interface E2eContext {
   checkoutUrl: string;
   baseUrl: string;
   tokens: { platform: string; tenant: string };
+  local: { dynamoEndpoint: string; sessionsTable: string };
 }
 
 export function e2e(): E2eContext {
@@ -201,4 +202,28 @@ export async function expectNoLeaks(page: Page, secrets: string[] = []): Promise
   expect(visible).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}/);
   expect(visible).not.toMatch(/\b[A-Z]{2,}(?:_[A-Z0-9]+)+\b/);
   expect(visible).not.toMatch(/hs_[A-Za-z0-9_-]{20,}/);
+}
+
+/**
+ * Moves a hosted session's expiry into the past in the service's own DynamoDB, the way time
+ * would: the item is still there (TTL deletion is lazy) but must count as absent.
+ */
+export async function expireSession(sessionToken: string): Promise<void> {
+  const { createHash } = await import('node:crypto');
+  const { DynamoDBClient } = await import('@aws-sdk/client-dynamodb');
+  const { DynamoDBDocumentClient, UpdateCommand } = await import('@aws-sdk/lib-dynamodb');
+  const { local } = e2e();
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: local.dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
+  await client.send(
+    new UpdateCommand({
+      TableName: local.sessionsTable,
+      Key: { pk: createHash('sha256').update(sessionToken).digest('hex') },
+      UpdateExpression: 'SET expiresAt = :past',
+      ConditionExpression: 'attribute_exists(pk)',
+      ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 5 },
+    }),
+  );
+  client.destroy();
 }

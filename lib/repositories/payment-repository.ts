@@ -42,12 +42,12 @@ export class PaymentRepository {
   async acquireLease(
     payment: Pick<Payment, 'orderRef' | 'paymentRef'>,
     lease: { from: LeaseOrigin; leaseId: string; leaseUntil: number; now: number; checkoutKey?: string; payerIp?: string },
-  ): Promise<Payment> {
+  ): Promise<void> {
     const extra: Record<string, unknown> = {};
     if (lease.checkoutKey) extra.checkoutKey = lease.checkoutKey;
     if (lease.payerIp) extra.payerIp = lease.payerIp;
     const sets = Object.keys(extra).map((name) => `${name} = :${name}`);
-    const { Attributes } = await dynamo(() =>
+    await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
@@ -65,11 +65,10 @@ export class PaymentRepository {
             ':at': nowIso(),
             ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [`:${name}`, value])),
           },
-          ReturnValues: 'ALL_NEW',
         }),
       ),
     );
-    return stripItem<Payment>(Attributes!);
+    // Nothing is read back: the holder already has the payment, and ALL_NEW costs bytes.
   }
 
   /** The final write; only the lease holder can make it (ConditionFailed otherwise). */

@@ -6,8 +6,9 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join, relative, resolve } from 'node:path';
+import { freePort, isPortFree } from './ports.js';
+import type { DemoFile } from './demo-file.js';
 import { startLocalStack, type LocalStack } from './stack.js';
 import { seedDemo, type DemoWorld } from './seed-demo.js';
 import { buildWeb } from './build-web.js';
@@ -26,7 +27,7 @@ function fail(message: string): never {
 
 async function main(): Promise<void> {
   if (!Number.isInteger(port) || port <= 0 || port > 65535) fail(`PORT must be a TCP port number, not "${process.env.PORT}".`);
-  if (!(await isFree(port))) {
+  if (!(await isPortFree(port))) {
     fail(`port ${port} is already in use — is another \`npm start\` running? Stop it, or start on another port: PORT=3100 npm start`);
   }
   try {
@@ -79,8 +80,9 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     12 * 3600,
   );
   // The local endpoints are in there too, for tools and tests that inspect the stored state.
-  const local = { dynamoEndpoint: stack!.dynamoEndpoint, kmsEndpoint: stack!.kmsEndpoint, sessionsTable: stack!.env.SESSIONS_TABLE, ordersTable: stack!.env.ORDERS_TABLE };
-  await writeFile(`${dataDir}/demo.json`, JSON.stringify({ ...demo, baseUrl, tokens: { platform, tenant }, local }, null, 2), { mode: 0o600 });
+  const local = { dynamoEndpoint: stack!.dynamoEndpoint, kmsEndpoint: stack!.kmsEndpoint, sessionsTable: stack!.env.SESSIONS_TABLE!, ordersTable: stack!.env.ORDERS_TABLE! };
+  const file: DemoFile = { ...demo, baseUrl, tokens: { platform, tenant }, local };
+  await writeFile(`${dataDir}/demo.json`, JSON.stringify(file, null, 2), { mode: 0o600 });
   const lines = [
     '',
     `Click to Pay service running at ${baseUrl}`,
@@ -123,24 +125,7 @@ async function waitForApi(): Promise<void> {
   fail('the API did not come up within 180 s.');
 }
 
-function isFree(candidate: number): Promise<boolean> {
-  return new Promise((resolveFree) => {
-    const server = createServer();
-    server.once('error', () => resolveFree(false));
-    server.listen(candidate, '127.0.0.1', () => server.close(() => resolveFree(true)));
-  });
-}
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 let shuttingDown = false;
 async function shutdown(code = 0): Promise<void> {

@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, type WriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from '../../infra/local/ports.js';
 
 /**
  * Starts the service the way a person would — `npm start` with PORT (a free port, never
- * 3000/3900) and DATA_DIR (a fresh temp directory) — waits for its banner, and hands the
+ * 3000) and DATA_DIR (a fresh temp directory) — waits for its banner, and hands the
  * scenarios <DATA_DIR>/demo.json through E2E_CONTEXT. Teardown stops the whole process group.
  * The server's output goes to test-results/e2e/server.log.
  */
@@ -114,14 +114,3 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => (port === 3000 || port === 3900 || port === 0 ? freePort().then(resolvePort, reject) : resolvePort(port)));
-    });
-  });
-}

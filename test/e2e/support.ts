@@ -2,18 +2,10 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { expect } from 'vitest';
+import type { DemoFile } from '../../infra/local/demo-file.js';
 
 /** What `npm start` wrote to <DATA_DIR>/demo.json (handed over by global-setup). */
-export interface E2eContext {
-  tenantRef: string;
-  merchantRef: string;
-  outletId: string;
-  orderRef: string;
-  checkoutUrl: string;
-  baseUrl: string;
-  tokens: { platform: string; tenant: string };
-  local: { dynamoEndpoint: string; sessionsTable: string };
-}
+export type E2eContext = DemoFile;
 
 export function e2e(): E2eContext {
   const raw = process.env.E2E_CONTEXT;

@@ -1,16 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
+import type { DemoFile } from '../../infra/local/demo-file.js';
+export { freePort } from '../../infra/local/ports.js';
 
-export interface Demo {
-  tenantRef: string;
-  merchantRef: string;
-  outletId: string;
-  orderRef: string;
-  checkoutUrl: string;
-  baseUrl: string;
-  tokens: { platform: string; tenant: string };
-}
+export type Demo = DemoFile;
 
 export interface RunningService {
   process: ChildProcess;
@@ -19,16 +12,6 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
-    });
-  });
-}
 
 /** The test workers' environment points at the in-memory test stack: a user's shell does not. */
 const TEST_STACK_VARIABLES = /^(DYNAMODB_ENDPOINT|KMS_ENDPOINT|PAYLOAD_KEY_IDS|NETWORK_JWKS_URLS|AUTH_ISSUER|AUTH_AUDIENCE|AUTH_JWKS_URL|PUBLIC_BASE_URL|SANDBOX_NETWORK_SIGNING_JWKS_URL|TEST_DATA_DIR|LOG_LEVEL|[A-Z]+_TABLE|VITEST.*)$/;

@@ -53,7 +53,9 @@ async function viaHandler(p: PreparedPayment): Promise<void> {
 
 interface Result { p50: number; p95: number; p99: number; mean: number; perSecond: number }
 
-async function measure(items: PreparedPayment[], concurrency: number, pay: (p: PreparedPayment) => Promise<void>): Promise<Result> {
+interface Sample { latencies: number[]; seconds: number; count: number }
+
+async function sample(items: PreparedPayment[], concurrency: number, pay: (p: PreparedPayment) => Promise<void>): Promise<Sample> {
   const latencies: number[] = [];
   let next = 0;
   const started = performance.now();
@@ -67,10 +69,31 @@ async function measure(items: PreparedPayment[], concurrency: number, pay: (p: P
       }
     }),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
+  return { latencies, seconds: (performance.now() - started) / 1000, count: items.length };
+}
+
+function summarize(samples: Sample[]): Result {
+  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, perSecond: items.length / seconds };
+  const seconds = samples.reduce((a, s) => a + s.seconds, 0);
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, perSecond: latencies.length / seconds };
+}
+
+/**
+ * Floor and handler alternate in ROUNDS rounds per level (F H F H …), so drift during the run
+ * (dynalite growing, GC, the other core's load) lands on both paths alike.
+ */
+const ROUNDS = 4;
+async function measureInterleaved(floorItems: PreparedPayment[], handlerItems: PreparedPayment[], concurrency: number) {
+  const floorSamples: Sample[] = [];
+  const handlerSamples: Sample[] = [];
+  const size = Math.ceil(floorItems.length / ROUNDS);
+  for (let round = 0; round < ROUNDS; round++) {
+    const part = (items: PreparedPayment[]) => items.slice(round * size, (round + 1) * size);
+    floorSamples.push(await sample(part(floorItems), concurrency, (p) => floorPayment(floor, p)));
+    handlerSamples.push(await sample(part(handlerItems), concurrency, viaHandler));
+  }
+  return { floor: summarize(floorSamples), handler: summarize(handlerSamples) };
 }
 
 // Warm-up: cold-start work (JWKS load, KMS public keys, connection pools) is not the steady state.
@@ -87,8 +110,7 @@ const rows: { level: number; handler: Result; floor: Result }[] = [];
 for (const [index, level] of levels.entries()) {
   const slice = (set: PreparedPayment[]) => set.slice(index * perLevel, (index + 1) * perLevel).filter(Boolean);
   muteLogs();
-  const floorResult = await measure(slice(floorSet), level, (p) => floorPayment(floor, p));
-  const handlerResult = await measure(slice(handlerSet), level, viaHandler);
+  const { floor: floorResult, handler: handlerResult } = await measureInterleaved(slice(floorSet), slice(handlerSet), level);
   unmuteLogs();
   rows.push({ level, handler: handlerResult, floor: floorResult });
   for (const [name, r] of [['handler', handlerResult], ['floor', floorResult]] as const) {

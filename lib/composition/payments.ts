@@ -4,19 +4,22 @@ import { paymentConfig } from '../config/payment-config.js';
 import { serviceConfig } from '../config/service-config.js';
 import type { PaymentDeps } from '../payments/deps.js';
 import { SandboxAuthorizer } from '../payments/sandbox-authorizer.js';
+import { UnconfiguredAuthorizer } from '../payments/unconfigured-authorizer.js';
 import { PaymentRepository } from '../repositories/payment-repository.js';
 import { ReplayRepository } from '../repositories/replay-repository.js';
 import { configRepository, orderRepository } from './core.js';
 import { payloadKeyVault } from './keys.js';
 
 /**
- * The payment functions' dependencies, built once per cold start. The authorizer is the
- * sandbox one (SPEC §5); a production deployment plugs its acquirer in here through the
- * same Authorizer port.
+ * The payment functions' dependencies, built once per cold start. Sandbox merchants are
+ * authorized by the sandbox acquirer (SPEC §5); production merchants by the gateway's
+ * acquirer, plugged in here through the same Authorizer port — until then, by one that
+ * refuses every call (502, retryable), never by the sandbox.
  */
 export const paymentRepository = new PaymentRepository(documentClient, serviceConfig.ORDERS_TABLE);
 export const networkKeyRing = new NetworkKeyRing(paymentConfig.NETWORK_JWKS_URLS);
 export const authorizer = new SandboxAuthorizer();
+export const productionAuthorizer = new UnconfiguredAuthorizer();
 
 export const paymentDeps: PaymentDeps = {
   config: configRepository,
@@ -25,7 +28,7 @@ export const paymentDeps: PaymentDeps = {
   replay: new ReplayRepository(documentClient, serviceConfig.REPLAY_TABLE),
   keys: payloadKeyVault,
   networks: networkKeyRing,
-  authorizer,
+  authorizers: { sandbox: authorizer, production: productionAuthorizer },
   settings: {
     checkoutMaxAgeSeconds: paymentConfig.CHECKOUT_MAX_AGE_SECONDS,
     authorizerTimeoutMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,

@@ -5,6 +5,7 @@ import type { OrderRepository } from '../repositories/order-repository.js';
 import type { PaymentRepository } from '../repositories/payment-repository.js';
 import type { ReplayRepository } from '../repositories/replay-repository.js';
 import type { NetworkKeyRing } from '../checkout/network-keys.js';
+import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from './authorizer.js';
 
 /** Everything the payment use cases need, passed in (ports and adapters). */
@@ -15,7 +16,8 @@ export interface PaymentDeps {
   replay: ReplayRepository;
   keys: PayloadKeyVault;
   networks: NetworkKeyRing;
-  authorizer: Authorizer;
+  /** One acquirer per merchant environment: sandbox merchants never reach a real one, and back. */
+  authorizers: Record<MerchantEnvironment, Authorizer>;
   settings: {
     checkoutMaxAgeSeconds: number;
     authorizerTimeoutMs: number;

@@ -65,7 +65,7 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
   facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
   try {
     outcome = await authorizeWithTimeout(
-      deps.authorizer,
+      deps.authorizers[ctx.merchant?.environment ?? 'production'],
       {
         idempotencyKey: payment.paymentRef,
         credential: attempt.credential,

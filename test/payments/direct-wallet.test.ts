@@ -82,4 +82,13 @@ describe('4.4 Direct Wallet', () => {
     await setTenant(world.tenantRef, { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } });
     expect((await payDirectly(world, token, tokenData())).body.code).toBe('DIRECT_WALLET_NOT_ENABLED');
   });
+
+  it('a production merchant is never authorized by the sandbox acquirer: 502 until a real one is plugged in', async () => {
+    const world = await seedWorld({ environment: 'production' }, { directWallet: true });
+    const response = await payDirectly(world, token, tokenData());
+    expect(response.status).toBe(502);
+    expect(response.body.code).toBe('AUTHORIZATION_UNAVAILABLE');
+    expect(authorizer.calls.get(world.paymentRef)).toBeUndefined(); // the sandbox acquirer never saw it
+    expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('STARTED');
+  });
 });

@@ -5,6 +5,7 @@ import { serviceConfig } from '../config/service-config.js';
 import type { PaymentDeps } from '../payments/deps.js';
 import { SandboxAuthorizer } from '../payments/sandbox-authorizer.js';
 import { UnconfiguredAuthorizer } from '../payments/unconfigured-authorizer.js';
+import { sandboxThreeDsServer, unconfiguredThreeDsServer } from '../payments/three-ds-server.js';
 import { PaymentRepository } from '../repositories/payment-repository.js';
 import { ReplayRepository } from '../repositories/replay-repository.js';
 import { configRepository, orderRepository } from './core.js';
@@ -29,6 +30,7 @@ export const paymentDeps: PaymentDeps = {
   keys: payloadKeyVault,
   networks: networkKeyRing,
   authorizers: { sandbox: authorizer, production: productionAuthorizer },
+  threeDsServers: { sandbox: sandboxThreeDsServer, production: unconfiguredThreeDsServer },
   settings: {
     checkoutMaxAgeSeconds: paymentConfig.CHECKOUT_MAX_AGE_SECONDS,
     authorizerTimeoutMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,

@@ -7,6 +7,7 @@ import type { ReplayRepository } from '../repositories/replay-repository.js';
 import type { NetworkKeyRing } from '../checkout/network-keys.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from './authorizer.js';
+import type { ThreeDsServer } from './three-ds-server.js';
 
 /** Everything the payment use cases need, passed in (ports and adapters). */
 export interface PaymentDeps {
@@ -18,6 +19,8 @@ export interface PaymentDeps {
   networks: NetworkKeyRing;
   /** One acquirer per merchant environment: sandbox merchants never reach a real one, and back. */
   authorizers: Record<MerchantEnvironment, Authorizer>;
+  /** Likewise for 3DS: the sandbox ACS for sandbox merchants only. */
+  threeDsServers: Record<MerchantEnvironment, ThreeDsServer>;
   settings: {
     checkoutMaxAgeSeconds: number;
     authorizerTimeoutMs: number;

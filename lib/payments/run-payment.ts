@@ -7,7 +7,6 @@ import type { FinalPatch, LeaseOrigin, PendingThreeDs } from '../repositories/pa
 import { authorizeWithTimeout } from './authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import type { PaymentContext } from './payment-context.js';
-import { startSandboxChallenge } from './sandbox-three-ds.js';
 import { needsStepUp } from './three-ds-policy.js';
 
 export interface PaymentAttempt {
@@ -47,25 +46,38 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
   }
 
   const finish = (patch: FinalPatch) => finishOrSettled(deps, payment, leaseId, patch, attempt.checkoutKey);
+  // An unavailable 3DS server or acquirer gives the lease back: 502, and the payment is retryable.
+  const orRelease = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof AuthorizationUnavailableError) {
+        await deps.payments.release(payment, leaseId, attempt.from).catch((releaseError: unknown) => {
+          facts.logger.warn('lease release failed; it will expire', { paymentRef: payment.paymentRef, error: releaseError });
+        });
+      }
+      throw error;
+    }
+  };
+  const environment = ctx.merchant?.environment ?? 'production';
   const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';
   if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci)) {
-    const challenge = startSandboxChallenge(facts.baseUrl, payment.orderRef, payment.paymentRef);
+    const challenge = await orRelease(() => deps.threeDsServers[environment].startChallenge(facts.baseUrl, payment.orderRef, payment.paymentRef));
     const sealed = await attempt.sealedForThreeDs();
     await deps.payments.putPendingThreeDs(payment.orderRef, payment.paymentRef, {
       ...sealed,
       transactionId: challenge.transactionId,
-      environment: ctx.merchant?.environment ?? 'sandbox',
+      environment,
       expiresAt: epochSeconds(now) + deps.settings.pendingThreeDsSeconds,
     });
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
     return finish({ state: 'AWAIT_3DS', threeDs: challenge, paymentMethod: attempt.masked, ...(attempt.eci ? { eci: attempt.eci } : {}) });
   }
 
-  let outcome;
   facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
-  try {
-    outcome = await authorizeWithTimeout(
-      deps.authorizers[ctx.merchant?.environment ?? 'production'],
+  const outcome = await orRelease(() =>
+    authorizeWithTimeout(
+      deps.authorizers[environment],
       {
         idempotencyKey: payment.paymentRef,
         credential: attempt.credential,
@@ -76,15 +88,8 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
         payerIp: facts.payerIp,
       },
       deps.settings.authorizerTimeoutMs,
-    );
-  } catch (error) {
-    if (error instanceof AuthorizationUnavailableError) {
-      await deps.payments.release(payment, leaseId, attempt.from).catch((releaseError: unknown) => {
-        facts.logger.warn('lease release failed; it will expire', { paymentRef: payment.paymentRef, error: releaseError });
-      });
-    }
-    throw error;
-  }
+    ),
+  );
 
   const common = { paymentMethod: attempt.masked, ...(attempt.eci ? { eci: attempt.eci } : {}) };
   const final = outcome.approved

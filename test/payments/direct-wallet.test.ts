@@ -91,4 +91,13 @@ describe('4.4 Direct Wallet', () => {
     expect(authorizer.calls.get(world.paymentRef)).toBeUndefined(); // the sandbox acquirer never saw it
     expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('STARTED');
   });
+
+  it('a production merchant needing 3DS is not sent to the sandbox ACS: 502, retryable, nothing stored', async () => {
+    const world = await seedWorld({ environment: 'production' }, { directWallet: true });
+    const response = await payDirectly(world, token, tokenData({ eci: '07' }));
+    expect(response.status).toBe(502);
+    expect(response.body.code).toBe('AUTHORIZATION_UNAVAILABLE');
+    expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('STARTED');
+    expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef)).toBeUndefined();
+  });
 });

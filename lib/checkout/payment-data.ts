@@ -92,7 +92,11 @@ export function parsePaymentData(obj: unknown): PaymentCredential {
   return toCredential(parsed.data);
 }
 
-function toCredential(data: PaymentData): PaymentCredential {
+/**
+ * Data already validated against `paymentDataSchema` (the Direct Wallet body, checked by
+ * the HTTP layer) → credential: only the cross-field rules are left to check.
+ */
+export function toCredential(data: PaymentData): PaymentCredential {
   const account = accountOf(data);
   const entry = pickCryptogram(data.dynamicData);
   if (!entry) {

@@ -90,7 +90,15 @@ export function parseCheckoutRequest(body: unknown): CheckoutRequest {
     }));
     throw new InvalidRequestError('The request body is invalid.', { errors });
   }
-  const result = parsed.data.checkoutResponse;
+  return completedCheckout(parsed.data);
+}
+
+/**
+ * The JWS of a body the HTTP layer already validated with `checkoutRequestSchema` (the
+ * payment path parses the body once); 422 when the consumer did not complete the checkout.
+ */
+export function completedCheckout(body: CheckoutRequestBody): CheckoutRequest {
+  const result = body.checkoutResponse;
   const network = result.actionCode !== undefined ? 'visa' : 'mastercard';
   const code = (result.actionCode ?? result.checkoutActionCode) as string;
   if (!COMPLETED_ACTION_CODES.has(code)) {

@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { parsePaymentData, type PaymentData } from '../checkout/payment-data.js';
+import { toCredential, type PaymentData } from '../checkout/payment-data.js';
 import type { Amount } from '../domain/order.js';
 import { isOn } from '../domain/payment-methods.js';
 import type { Payment } from '../domain/payment.js';
@@ -31,7 +31,7 @@ export async function payWithDirectWallet(
   if (body.amount && (body.amount.value !== ctx.order.amount.value || body.amount.currencyCode !== ctx.order.amount.currencyCode)) {
     throw new AmountMismatchError();
   }
-  const credential = parsePaymentData(body);
+  const credential = toCredential(body); // the schema already ran in the HTTP layer
   assertPayable(ctx.payment);
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 

@@ -3,7 +3,7 @@ import type { Principal } from '../auth/principal.js';
 import { decryptCheckoutJwe } from '../checkout/jwe.js';
 import { verifyCheckoutJws, type VerifiedCheckout } from '../checkout/jws.js';
 import { parseDecryptedPayload, resolveEci } from '../checkout/payment-data.js';
-import { parseCheckoutRequest } from '../checkout/sdk-result.js';
+import { completedCheckout, type CheckoutRequestBody } from '../checkout/sdk-result.js';
 import type { Payment } from '../domain/payment.js';
 import {
   CheckoutResponseReplayedError,
@@ -30,11 +30,11 @@ export async function payWithClickToPay(
   deps: PaymentDeps,
   principal: Principal,
   ids: PaymentIds,
-  body: unknown,
+  body: CheckoutRequestBody,
   facts: RequestFacts,
 ): Promise<Payment> {
   const ctx = await loadPaymentContext(deps, principal, ids);
-  const request = parseCheckoutRequest(body); // step 1: action code
+  const request = completedCheckout(body); // step 1: the body was validated by the HTTP layer; action code
 
   let network: string | undefined; // step 2: JWS against the trusted network keys
   const verified = await verifyCheckoutJws(

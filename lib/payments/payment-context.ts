@@ -1,19 +1,15 @@
 import type { Principal } from '../auth/principal.js';
-import type { MerchantConfig } from '../domain/merchant.js';
 import type { Order } from '../domain/order.js';
-import { effectiveEnablement, type Enablement, type PaymentMethodsConfig } from '../domain/payment-methods.js';
 import type { Payment } from '../domain/payment.js';
 import { NotFoundError } from '../errors.js';
+import { loadStanding, type MerchantStanding } from '../services/enablement.js';
 import { orderInScope } from '../services/orders.js';
 import type { PaymentDeps } from './deps.js';
 
-export interface PaymentContext {
+/** The payment, its order, and the merchant's standing (SPEC 4.3 step 7 reads all three). */
+export interface PaymentContext extends MerchantStanding {
   order: Order;
   payment: Payment;
-  merchant: MerchantConfig | undefined;
-  enablement: Enablement;
-  platform: PaymentMethodsConfig | undefined;
-  tenant: PaymentMethodsConfig | undefined;
 }
 
 /**
@@ -29,10 +25,5 @@ export async function loadPaymentContext(
   const { order, payments } = await orderInScope(deps, principal, ids.outletId, ids.orderRef);
   const payment = payments.find((candidate) => candidate.paymentRef === ids.paymentRef);
   if (!payment) throw new NotFoundError();
-  const [merchant, platform, tenant] = await Promise.all([
-    deps.config.getMerchant(order.merchantRef),
-    deps.config.getPlatformMethods(),
-    deps.config.getTenantMethods(order.tenantRef),
-  ]);
-  return { order, payment, merchant, enablement: effectiveEnablement(platform, tenant, merchant !== undefined), platform, tenant };
+  return { order, payment, ...(await loadStanding(deps.config, order.tenantRef, order.merchantRef)) };
 }

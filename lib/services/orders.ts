@@ -8,7 +8,7 @@ import { NotFoundError } from '../errors.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { nowIso } from '../repositories/dynamo.js';
 import type { OrderRepository } from '../repositories/order-repository.js';
-import { loadEnablement } from './enablement.js';
+import { loadStanding } from './enablement.js';
 import { outletInScope } from './outlets.js';
 
 export interface OrderDeps {
@@ -63,8 +63,7 @@ export async function orderInScope(deps: Pick<OrderDeps, 'orders'>, principal: P
 }
 
 async function orderView(deps: OrderDeps, order: Order, payments: Payment[]): Promise<OrderView> {
-  const merchant = await deps.config.getMerchant(order.merchantRef);
-  const enablement = await loadEnablement(deps.config, order.tenantRef, merchant);
+  const { enablement } = await loadStanding(deps.config, order.tenantRef, order.merchantRef);
   return {
     orderRef: order.orderRef,
     outletId: order.outletId,

@@ -10,15 +10,22 @@ export function jsonBodyLimits(options: { maxBytes?: number } = {}): MiddlewareO
   const maxBytes = options.maxBytes ?? MAX_BODY_BYTES;
   return {
     before: (request) => {
-      const { event } = request;
-      if (event.body === undefined || event.body === null || event.body === '') return;
-      const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
-      if (raw.byteLength > maxBytes) throw new PayloadTooLargeError(`The request body exceeds ${maxBytes} bytes.`);
-      const contentType = headerValue(event, 'content-type');
-      if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) throw new UnsupportedMediaTypeError();
-      request.context.api.rawBody = raw.toString('utf8');
+      request.context.api.rawBody = readJsonBody(request.event, maxBytes);
     },
   };
+}
+
+/**
+ * The body as text, once its size (413) and media type (415) are acceptable; undefined when
+ * there is none. Shared by every JSON endpoint, the sandbox network's included.
+ */
+export function readJsonBody(event: ApiEvent, maxBytes = MAX_BODY_BYTES): string | undefined {
+  if (event.body === undefined || event.body === null || event.body === '') return undefined;
+  const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
+  if (raw.byteLength > maxBytes) throw new PayloadTooLargeError(`The request body exceeds ${maxBytes} bytes.`);
+  const contentType = headerValue(event, 'content-type');
+  if (!contentType || !JSON_MEDIA_TYPE.test(contentType)) throw new UnsupportedMediaTypeError();
+  return raw.toString('utf8');
 }
 
 /** Parses the body the limits middleware accepted; malformed JSON is a 400. */

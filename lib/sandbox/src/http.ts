@@ -1,8 +1,8 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
-import { DependencyUnavailableError, NotFoundError } from '../../errors.js';
-import { headerValue, MAX_BODY_BYTES } from '../../http/json-body.js';
+import { AppError, DependencyUnavailableError, NotFoundError } from '../../errors.js';
+import { parseJsonBody, readJsonBody } from '../../http/json-body.js';
 import { problemResponse } from '../../http/problem-details.js';
 import { requestContext } from '../../http/request-context.js';
 import type { ApiContext, ApiEvent, ApiResponse } from '../../http/types.js';
@@ -78,16 +78,13 @@ function routeHandler(path: string, operation: Operation | undefined, network: S
     });
 }
 
+/** The shared body rules (64 KiB, JSON media type, valid JSON), answered in the network's own error format. */
 function readJson(event: ApiEvent): unknown {
-  const raw = event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64') : Buffer.from(event.body ?? '', 'utf8');
-  if (raw.byteLength > MAX_BODY_BYTES) throw new SrcError(413, 'PAYLOAD_TOO_LARGE', 'The request body is too large.');
-  if (!/^application\/json\s*(;|$)/i.test(headerValue(event, 'content-type') ?? '')) {
-    throw new SrcError(415, 'UNSUPPORTED_MEDIA_TYPE', 'The request body must be application/json.');
-  }
   try {
-    return JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw new SrcError(400, 'INVALID_REQUEST', 'The request body is not valid JSON.');
+    return parseJsonBody(readJsonBody(event));
+  } catch (error) {
+    if (error instanceof AppError) throw new SrcError(error.status, error.code as SrcErrorReason, error.detail);
+    throw error;
   }
 }
 

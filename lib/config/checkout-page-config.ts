@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commaList, parseEnv } from './parse-env.js';
+import { blankAsUnset, namedUrlList, parseEnv } from './parse-env.js';
 
 /**
  * A network SDK script the hosted page may load: https, or http on a loopback host (a fake
@@ -14,22 +14,7 @@ const sdkUrl = z
   }, 'must be an https: URL (http: only for localhost)');
 
 /** `visa=https://…,mastercard=https://…` → { visa: 'https://…', mastercard: 'https://…' }. */
-const sdkUrlList = z.preprocess(
-  (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-  commaList
-    .pipe(
-      z.array(
-        z
-          .string()
-          .regex(/^[a-z][a-z0-9-]{0,31}=.+$/, 'expected name=url')
-          .transform((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)] as const)
-          .pipe(z.tuple([z.string(), sdkUrl])),
-      ),
-    )
-    .refine((list) => new Set(list.map(([name]) => name)).size === list.length, 'duplicate network name')
-    .transform((list) => Object.fromEntries(list) as Record<string, string>)
-    .optional(),
-);
+const sdkUrlList = blankAsUnset(namedUrlList(sdkUrl).transform((list) => Object.fromEntries(list.map(({ name, url }) => [name, url])) as Record<string, string>));
 
 /** Settings of the hosted checkout page (GET /checkout). */
 const schema = z.object({

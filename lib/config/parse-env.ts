@@ -25,3 +25,25 @@ export const commaList = z
   .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
 
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+
+/** Empty or blank means "not set": serverless params default to nothing, shells export "". */
+export const blankAsUnset = <S extends z.ZodType>(schema: S) =>
+  z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), schema.optional());
+
+/**
+ * `visa=https://…,mastercard=file:///…` → [{ name, url }], each URL checked by `url`; names
+ * are lowercase words and unique. Used for the networks' JWKS and the networks' SDK scripts.
+ */
+export const namedUrlList = (url: z.ZodType<string, string>) =>
+  commaList.pipe(
+    z
+      .array(
+        z
+          .string()
+          .regex(/^[a-z][a-z0-9-]{0,31}=.+$/, 'expected name=url')
+          .transform((entry) => ({ name: entry.slice(0, entry.indexOf('=')), url: entry.slice(entry.indexOf('=') + 1) }))
+          .pipe(z.object({ name: z.string(), url })),
+      )
+      .min(1)
+      .refine((list) => new Set(list.map((n) => n.name)).size === list.length, 'duplicate network name'),
+  );

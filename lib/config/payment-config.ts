@@ -1,26 +1,9 @@
 import { z } from 'zod';
-import { commaList, parseEnv, positiveInt, urlString } from './parse-env.js';
-
-/** `visa=https://…,mastercard=file:///…` → [{ name, url }]. Names are lowercase words. */
-const networkList = commaList.pipe(
-  z
-    .array(
-      z
-        .string()
-        .regex(/^[a-z][a-z0-9-]{0,31}=.+$/)
-        .transform((entry) => {
-          const at = entry.indexOf('=');
-          return { name: entry.slice(0, at), url: entry.slice(at + 1) };
-        })
-        .pipe(z.object({ name: z.string(), url: urlString })),
-    )
-    .min(1)
-    .refine((list) => new Set(list.map((n) => n.name)).size === list.length, 'duplicate network name'),
-);
+import { namedUrlList, parseEnv, positiveInt, urlString } from './parse-env.js';
 
 const schema = z
   .object({
-    NETWORK_JWKS_URLS: networkList,
+    NETWORK_JWKS_URLS: namedUrlList(urlString),
     CHECKOUT_MAX_AGE_SECONDS: positiveInt(900),
     AUTHORIZER_TIMEOUT_MS: positiveInt(10_000),
     /** How long a PROCESSING lease blocks other attempts. */

@@ -1,8 +1,5 @@
 import { z } from 'zod';
-import { parseEnv, urlString } from './parse-env.js';
-
-/** Empty or blank means "not set" (serverless params default to nothing, shells export ""). */
-const optionalUrl = z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), urlString.optional());
+import { blankAsUnset, parseEnv, urlString } from './parse-env.js';
 
 /**
  * The sandbox Click to Pay network (SRC simulator, docs/sandbox-src-contract.md). Its PRIVATE
@@ -10,7 +7,7 @@ const optionalUrl = z.preprocess((value) => (typeof value === 'string' && value.
  * answers 404. Only the sandbox SRC function is given this variable (infra/serverless).
  */
 const schema = z.object({
-  SANDBOX_NETWORK_SIGNING_JWKS_URL: optionalUrl,
+  SANDBOX_NETWORK_SIGNING_JWKS_URL: blankAsUnset(urlString),
 });
 
 export type SandboxConfig = z.output<typeof schema>;

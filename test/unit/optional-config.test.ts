@@ -1,0 +1,47 @@
+import { describe, expect, it, vi } from 'vitest';
+
+/** Each case loads a configuration module afresh with the given environment. */
+async function load<T>(path: string, pick: (m: any) => T, env: Record<string, string | undefined>): Promise<T> {
+  vi.resetModules();
+  const saved = { ...process.env };
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+  try {
+    return pick(await import(path));
+  } finally {
+    process.env = saved;
+  }
+}
+const page = (value: string | undefined) => load('../../lib/config/checkout-page-config.js', (m) => m.checkoutPageConfig, { CLICK_TO_PAY_SDK_URLS: value });
+const sandbox = (value: string | undefined) => load('../../lib/config/sandbox-config.js', (m) => m.sandboxConfig, { SANDBOX_NETWORK_SIGNING_JWKS_URL: value });
+
+describe('hosted page SDK URLs (CLICK_TO_PAY_SDK_URLS)', () => {
+  it('unset or blank means none', async () => {
+    expect((await page(undefined)).CLICK_TO_PAY_SDK_URLS).toBeUndefined();
+    expect((await page('  ')).CLICK_TO_PAY_SDK_URLS).toBeUndefined();
+  });
+
+  it('parses name=url pairs into a map; http only on loopback', async () => {
+    expect((await page('visa=https://sdk.visa.example/sdk.js,mastercard=http://127.0.0.1:9/mc.js')).CLICK_TO_PAY_SDK_URLS).toEqual({
+      visa: 'https://sdk.visa.example/sdk.js',
+      mastercard: 'http://127.0.0.1:9/mc.js',
+    });
+  });
+
+  it.each(['visa=http://sdk.example/sdk.js', 'visa=https://a.example,visa=https://b.example', 'https://a.example', 'visa=file:///tmp/sdk.js'])(
+    'rejects %s',
+    async (value) => {
+      await expect(page(value)).rejects.toThrow(/Invalid configuration: check CLICK_TO_PAY_SDK_URLS/);
+    },
+  );
+});
+
+describe('sandbox network signing key (SANDBOX_NETWORK_SIGNING_JWKS_URL)', () => {
+  it('blank means the sandbox network is off; a URL switches it on; anything else fails', async () => {
+    expect((await sandbox('')).SANDBOX_NETWORK_SIGNING_JWKS_URL).toBeUndefined();
+    expect((await sandbox('file:///tmp/keys.json')).SANDBOX_NETWORK_SIGNING_JWKS_URL).toBe('file:///tmp/keys.json');
+    await expect(sandbox('keys.json')).rejects.toThrow(/SANDBOX_NETWORK_SIGNING_JWKS_URL/);
+  });
+});

@@ -8,11 +8,7 @@ import type { AuthorizationOutcome, AuthorizationRequest, Authorizer } from './a
  *   token/PAN ending 0002 → CARD_EXPIRED; amount ending 99 → never answers (timeout).
  */
 export class SandboxAuthorizer implements Authorizer {
-  /** Counts calls per idempotency key: lets tests prove "authorized at most once". */
-  readonly calls = new Map<string, number>();
-
   async authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
-    this.calls.set(request.idempotencyKey, (this.calls.get(request.idempotencyKey) ?? 0) + 1);
     const cents = String(request.amount.value).padStart(2, '0').slice(-2);
     if (cents === '99') return hang(signal);
     if (cents === '51') return { approved: false, declineCode: 'INSUFFICIENT_FUNDS', reason: 'Insufficient funds' };

@@ -1,15 +1,15 @@
 import { generateKeyPair, exportJWK } from 'jose';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
-import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
 import { invoke } from '../support/invoke.js';
 import { seedWorld, setTenant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
-import { answerChallenge, completeThreeDs, pay } from '../support/payments.js';
+import { answerChallenge, authorizerCalls, completeThreeDs, pay } from '../support/payments.js';
 
 let token: string;
-const calls = (paymentRef: string) => authorizer.calls.get(paymentRef) ?? 0;
+const calls = authorizerCalls;
 
 beforeAll(async () => {
   token = await platformToken();

@@ -2,6 +2,8 @@ import { handler as payClickToPay } from '../../functions/pay-click-to-pay/handl
 import { handler as payDirect } from '../../functions/pay-direct/handler.js';
 import { handler as complete3ds } from '../../functions/complete-3ds/handler.js';
 import { handler as acs } from '../../functions/sandbox-acs/handler.js';
+import { vi } from 'vitest';
+import { authorizer } from '../../lib/composition/payments.js';
 import { invoke, type InvokeResult } from './invoke.js';
 import type { World } from './endpoints.js';
 
@@ -40,4 +42,12 @@ export async function answerChallenge(threeDs: { acsUrl: string; creq: string },
   });
   const cres = /<pre[^>]*id="cres">([^<]+)<\/pre>/.exec(page.raw)?.[1];
   return { page, cres };
+}
+
+/** Every call the sandbox acquirer gets in this test file (it still answers as usual). */
+const authorizeSpy = vi.spyOn(authorizer, 'authorize');
+
+/** How many times the acquirer was asked to authorize this payment: the exactly-once check. */
+export function authorizerCalls(paymentRef: string): number {
+  return authorizeSpy.mock.calls.filter(([request]) => request.idempotencyKey === paymentRef).length;
 }

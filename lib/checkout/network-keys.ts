@@ -1,6 +1,9 @@
 import { CheckoutSignatureInvalidError } from '../errors.js';
 import { JwksSource, type VerificationKey } from '../jose/jwks-source.js';
 
+/** The network name whose keys are trusted for sandbox merchants only (SPEC §5). */
+export const SANDBOX_NETWORK = 'sandbox';
+
 export interface TrustedNetwork {
   name: string;
   url: string;

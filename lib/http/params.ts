@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serviceConfig } from '../config/service-config.js';
+import { InternalError } from '../errors.js';
 import type { ApiEvent } from './types.js';
 
 /** Identifiers in paths and bodies: conservative on purpose (no slashes, spaces or unicode tricks). */
@@ -12,10 +13,14 @@ export const orderParams = z.object({ outletId: ref, orderRef: ref });
 export const paymentParams = z.object({ outletId: ref, orderRef: ref, paymentRef: ref });
 export const noQuery = z.object({}).strict();
 
-/** Where links we hand out (checkout URL, 3DS page) point: configuration first, else the request's host. */
+/**
+ * Where links we hand out (checkout URL, 3DS page) point: PUBLIC_BASE_URL first (set it when
+ * a custom domain fronts the API; `npm start` sets it), else the API's own host, over https
+ * unless API Gateway says otherwise.
+ */
 export function publicBaseUrl(event: ApiEvent): string {
   if (serviceConfig.PUBLIC_BASE_URL) return serviceConfig.PUBLIC_BASE_URL.replace(/\/+$/, '');
-  const host = event.requestContext?.domainName ?? event.headers?.host ?? 'localhost';
-  const proto = event.headers?.['x-forwarded-proto'] ?? (/^(localhost|127\.)/.test(host) ? 'http' : 'https');
-  return `${proto}://${host}`;
+  const host = event.requestContext?.domainName ?? event.headers?.host;
+  if (!host) throw new InternalError(undefined, { cause: new Error('no PUBLIC_BASE_URL and no request host to build links from') });
+  return `${event.headers?.['x-forwarded-proto'] ?? 'https'}://${host}`;
 }

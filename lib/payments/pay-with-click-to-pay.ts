@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import { decryptCheckoutJwe } from '../checkout/jwe.js';
+import { SANDBOX_NETWORK } from '../checkout/network-keys.js';
 import { verifyCheckoutJws, type VerifiedCheckout } from '../checkout/jws.js';
 import { parseDecryptedPayload, resolveEci } from '../checkout/payment-data.js';
 import { completedCheckout, type CheckoutRequestBody } from '../checkout/sdk-result.js';
@@ -15,9 +16,6 @@ import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
 import { assertPayable, isSettled, runPayment } from './run-payment.js';
-
-/** The network name whose keys are trusted for sandbox merchants only (SPEC §5). */
-export const SANDBOX_NETWORK = 'sandbox';
 
 export interface PaymentIds {
   outletId: string;

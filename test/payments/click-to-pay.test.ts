@@ -1,4 +1,6 @@
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateKeyPair, exportJWK } from 'jose';
+import { documentClient } from '../../lib/aws/clients.js';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
@@ -244,6 +246,30 @@ describe('3DS (SPEC 4.3 step 8, 4.10)', () => {
     expect((await pay(always, token, await checkoutResponse({ eci: '06' }))).body.state).toBe('AWAIT_3DS');
     const alwaysFull = await seedWorld({ threeDsPolicy: 'always' });
     expect((await pay(alwaysFull, token, await checkoutResponse({ eci: '05' }))).body.state).toBe('AUTHORISED');
+  });
+
+  it('keeps the JWE for an hour; a challenge answered after that → FAILED THREE_DS_EXPIRED, no authorization', async () => {
+    const world = await seedWorld();
+    const before = Math.floor(Date.now() / 1000);
+    const awaiting = await pay(world, token, await checkoutResponse({ card: 'visa-3ds' }));
+    const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef);
+    expect(pending!.expiresAt).toBeGreaterThanOrEqual(before + 3600);
+    expect(pending!.expiresAt).toBeLessThanOrEqual(before + 3602);
+    // An hour later: the item may still exist (TTL deletion is lazy) but counts as absent.
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: process.env.ORDERS_TABLE,
+        Key: { pk: `ORDER#${world.orderRef}`, sk: `PAYMENT#${world.paymentRef}#3DS` },
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': before - 1 },
+      }),
+    );
+    const { page } = await answerChallenge(awaiting.body.threeDs, '1234');
+    expect(page.status).toBe(404); // the ACS no longer knows the challenge
+    const cres = Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: awaiting.body.threeDs.transactionId })).toString('base64url');
+    const done = await completeThreeDs(world, token, cres);
+    expect(done.body).toMatchObject({ state: 'FAILED', failure: { code: 'THREE_DS_EXPIRED' } });
+    expect(calls(world.paymentRef)).toBe(0);
   });
 
   it('4.10 rejects a payment not in AWAIT_3DS, and a cres of another transaction', async () => {

@@ -3,6 +3,7 @@ import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { documentClient } from '../../lib/aws/clients.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
 import { logger } from '../../lib/logger.js';
+import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
 import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE, type SandboxCreq } from '../../lib/payments/sandbox-three-ds.js';
 import { authenticatedEci } from '../../lib/payments/three-ds-policy.js';
 import { ConditionFailed } from '../../lib/repositories/dynamo.js';
@@ -16,7 +17,7 @@ const payments = new PaymentRepository(documentClient, serviceConfig.ORDERS_TABL
  * (1234 → authenticated) and records the outcome on the payment's pending 3DS item, once.
  * Only challenges of sandbox merchants exist here; anything else is "unavailable".
  */
-export const handler = async (event: APIGatewayProxyEventV2) => {
+export const handler = withInvocationDeadline(async (event: APIGatewayProxyEventV2) => {
   const method = event.requestContext?.http?.method ?? 'GET';
   try {
     if (method === 'GET') {
@@ -45,7 +46,7 @@ export const handler = async (event: APIGatewayProxyEventV2) => {
     logger.warn('sandbox ACS request failed', { error });
     return html(400, errorPage('This verification request is not valid.'));
   }
-};
+});
 
 async function pendingFor(creq: SandboxCreq) {
   const pending = await payments.getPendingThreeDs(creq.orderRef, creq.paymentRef);

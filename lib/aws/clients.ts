@@ -2,25 +2,59 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { serviceConfig } from '../config/service-config.js';
+import { callSignal } from './deadline.js';
 
 /**
  * One client per cold start, shared by every invocation. Endpoints come from configuration
  * (set only when running against dynalite and the local KMS server); the code path is the
- * production one either way. Retries are few and fast: a Lambda behind API Gateway has
- * ~29 s, and a throttled dependency is better reported as 503 than waited out.
+ * production one either way.
+ *
+ * Deadlines (SPEC §6): connect 1 s and request 2 s per attempt; each call as a whole
+ * (retries included) at most CALL_BUDGET_MS, and never past the invocation's deadline
+ * (lib/aws/deadline.ts). A frozen DynamoDB or KMS therefore costs one call's budget and
+ * becomes a 503, never a hang until Lambda kills the function.
  */
-const common = { region: serviceConfig.AWS_REGION, maxAttempts: 3 } as const;
+export const DEPENDENCY_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_000, callBudgetMs: 4_000 } as const;
 
-export const dynamoClient = new DynamoDBClient({
-  ...common,
-  ...(serviceConfig.DYNAMODB_ENDPOINT ? { endpoint: serviceConfig.DYNAMODB_ENDPOINT } : {}),
-});
+const common = {
+  region: serviceConfig.AWS_REGION,
+  maxAttempts: 3,
+  requestHandler: {
+    connectionTimeout: DEPENDENCY_TIMEOUTS.connectionTimeout,
+    requestTimeout: DEPENDENCY_TIMEOUTS.requestTimeout,
+    throwOnRequestTimeout: true,
+  },
+} as const;
 
-export const documentClient = DynamoDBDocumentClient.from(dynamoClient, {
-  marshallOptions: { removeUndefinedValues: true },
-});
+export const dynamoClient = withDeadlines(
+  new DynamoDBClient({
+    ...common,
+    ...(serviceConfig.DYNAMODB_ENDPOINT ? { endpoint: serviceConfig.DYNAMODB_ENDPOINT } : {}),
+  }),
+);
 
-export const kmsClient = new KMSClient({
-  ...common,
-  ...(serviceConfig.KMS_ENDPOINT ? { endpoint: serviceConfig.KMS_ENDPOINT } : {}),
-});
+export const documentClient = withDeadlines(
+  DynamoDBDocumentClient.from(dynamoClient, {
+    marshallOptions: { removeUndefinedValues: true },
+  }),
+);
+
+export const kmsClient = withDeadlines(
+  new KMSClient({
+    ...common,
+    ...(serviceConfig.KMS_ENDPOINT ? { endpoint: serviceConfig.KMS_ENDPOINT } : {}),
+  }),
+);
+
+type Sender = { send: (command: any, options?: any) => Promise<any> };
+
+/**
+ * Every `send` gets an abort signal: the call's budget combined with the invocation's
+ * deadline. A caller's own signal, if it passes one, wins.
+ */
+export function withDeadlines<C extends Sender>(client: C, budgetMs: number = DEPENDENCY_TIMEOUTS.callBudgetMs): C {
+  const send = client.send.bind(client);
+  client.send = ((command: unknown, options?: Record<string, unknown>) =>
+    send(command, { abortSignal: callSignal(budgetMs), ...options })) as C['send'];
+  return client;
+}

@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { withInvocationDeadline } from '../http/invocation-deadline.js';
 import type { Context } from 'aws-lambda';
 import { z } from 'zod';
 import { NotFoundError } from '../errors.js';
@@ -34,7 +35,7 @@ export function createCheckoutPageHandler(deps: CheckoutPageDeps) {
       .handler((event, context) => respond(event, context, deps, csp));
   const page = handler('GET /checkout');
   const assets = handler('GET /checkout/assets/{file}');
-  return (event: ApiEvent, context: Context) => (event.pathParameters?.file === undefined ? page : assets)(event, context as ApiContext); // middy adds `api`
+  return withInvocationDeadline((event: ApiEvent, context: Context) => (event.pathParameters?.file === undefined ? page : assets)(event, context as ApiContext)); // middy adds `api`
 }
 
 async function respond(event: ApiEvent, context: ApiContext, deps: CheckoutPageDeps, csp: string): Promise<ApiResponse> {

@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator.js';
 import { authenticate } from './authenticate.js';
@@ -7,6 +8,7 @@ import { problemDetails } from './problem-details.js';
 import { requestContext } from './request-context.js';
 import type { AccessRequirement, ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas } from './types.js';
 import { validateInput } from './validate.js';
+import { middyOptions, withInvocationDeadline } from './invocation-deadline.js';
 
 export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteSchemas<P, Q, B> {
   /** For logs: e.g. "POST /transactions/outlets/{outletId}/orders". */
@@ -18,13 +20,15 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
 /**
  * The one way to build an endpoint. Order matters and is SPEC-driven: request id → error
  * mapping → size/media type (413/415) → bearer token (401) → realm/permission (403) →
- * input validation (400) → use case. Handlers receive typed, validated input only.
+ * input validation (400) → use case. Handlers receive typed, validated input only. The whole
+ * invocation runs under a deadline (invocation-deadline.ts): a dependency that does not
+ * answer in time is a 503, never a 500 and never an answer after Lambda's own timeout.
  */
 export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
   definition: RouteDefinition<P, Q, B>,
   run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
 ) {
-  return middy<ApiEvent, ApiResponse, Error, ApiContext>()
+  const stack = middy<ApiEvent, ApiResponse, Error, ApiContext>(middyOptions)
     .use(requestContext({ route: definition.route }))
     .use(problemDetails())
     .use(jsonBodyLimits())
@@ -43,6 +47,7 @@ export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
       });
       return jsonResponse(result);
     });
+  return withInvocationDeadline((event: ApiEvent, context: Context) => stack(event, context as ApiContext));
 }
 
 export function jsonResponse(result: ApiResult): ApiResponse {

@@ -13,6 +13,8 @@ export interface InvokeOptions {
   body?: unknown;
   contentType?: string | null;
   sourceIp?: string;
+  /** The Lambda timeout the context reports (default 15 s, the payment functions'). */
+  timeoutMs?: number;
 }
 
 export interface InvokeResult {
@@ -59,7 +61,8 @@ export async function invoke(handler: LambdaHandler, options: InvokeOptions = {}
       http: { method, path, protocol: 'HTTP/1.1', sourceIp: options.sourceIp ?? '203.0.113.7', userAgent: 'vitest' },
     },
   } as unknown as ApiEvent;
-  const context = { awsRequestId: randomUUID(), functionName: 'test', getRemainingTimeInMillis: () => 10_000 } as unknown as Context;
+  const end = Date.now() + (options.timeoutMs ?? 15_000);
+  const context = { awsRequestId: randomUUID(), functionName: 'test', getRemainingTimeInMillis: () => Math.max(0, end - Date.now()) } as unknown as Context;
   const response = (await handler(event, context)) as { statusCode: number; headers: Record<string, string>; body: string };
   let parsed: unknown;
   try {

@@ -1,4 +1,5 @@
 import middy from '@middy/core';
+import { withInvocationDeadline } from '../../http/invocation-deadline.js';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import { AppError, DependencyUnavailableError, NotFoundError } from '../../errors.js';
@@ -46,10 +47,10 @@ export function createSandboxSrcHandler(network: SandboxSrcNetwork | undefined) 
   // One middy stack per path, so that access logs name the operation.
   const routes = new Map(Object.entries(SRC_OPERATIONS).map(([path, operation]) => [path, routeHandler(path, operation, network)]));
   const unknown = routeHandler('/sandbox/src/*', undefined, network);
-  return (event: ApiEvent, context: Context) => {
+  return withInvocationDeadline((event: ApiEvent, context: Context) => {
     const route = routes.get(event.rawPath ?? event.requestContext?.http?.path ?? '') ?? unknown;
     return route(event, context as ApiContext); // middy adds `api`
-  };
+  });
 }
 
 function routeHandler(path: string, operation: Operation | undefined, network: SandboxSrcNetwork | undefined) {

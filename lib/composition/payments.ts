@@ -19,7 +19,7 @@ import { payloadKeyVault } from './keys.js';
  */
 export const paymentRepository = new PaymentRepository(documentClient, serviceConfig.ORDERS_TABLE);
 export const networkKeyRing = new NetworkKeyRing(paymentConfig.NETWORK_JWKS_URLS);
-export const authorizer = new SandboxAuthorizer();
+export const authorizer = new SandboxAuthorizer(documentClient, serviceConfig.ORDERS_TABLE);
 export const productionAuthorizer = new UnconfiguredAuthorizer();
 
 export const paymentDeps: PaymentDeps = {

@@ -54,6 +54,12 @@ export interface Payment {
   leaseUntil?: number;
   /** The state the lease was taken from, so an expired lease can be resumed correctly. */
   leaseFrom?: 'STARTED' | 'AWAIT_3DS';
+  /** While PROCESSING: a hash naming the credential; only the same one may take an expired lease over. */
+  leaseCredential?: string;
+  /** An earlier authorization may have reached the acquirer: ask its `lookup` first. */
+  acquirerAsked?: boolean;
+  /** The lease whose final write settled the payment (recognises a retried final write). */
+  settledBy?: string;
   createdAt: string;
   updatedAt: string;
 }

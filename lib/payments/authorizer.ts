@@ -1,4 +1,5 @@
 import type { Amount } from '../domain/order.js';
+import { callSignal } from '../aws/deadline.js';
 import { AuthorizationUnavailableError } from '../errors.js';
 
 /** What goes to the acquirer. Lives only in memory for the duration of the call. */
@@ -23,34 +24,44 @@ export type AuthorizationOutcome =
   | { approved: true; code: string; resultCode: string }
   | { approved: false; declineCode: string; reason: string };
 
-/** The port to the acquirer/processor. `signal` aborts when our timeout fires. */
+/**
+ * The port to the acquirer/processor. `signal` aborts when our timeout or the invocation's
+ * deadline fires. `lookup` answers what the acquirer did for an idempotency key, or
+ * undefined when it never performed that operation (SPEC §3: asked instead of sending the
+ * operation again whenever we cannot know whether an earlier call reached it).
+ */
 export interface Authorizer {
   authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome>;
+  lookup(idempotencyKey: string, signal: AbortSignal): Promise<AuthorizationOutcome | undefined>;
 }
 
 /**
- * Calls the authorizer with a hard timeout. A timeout or transport failure is a 502 that
- * leaves the payment retryable; the idempotency key makes the retry safe.
+ * Calls the authorizer with a hard timeout, also bounded by the invocation's deadline. A
+ * timeout or transport failure is a 502 that leaves the payment retryable; the retry asks
+ * `lookup` before anything else.
  */
-export async function authorizeWithTimeout(
-  authorizer: Authorizer,
-  request: AuthorizationRequest,
-  timeoutMs: number,
-): Promise<AuthorizationOutcome> {
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new AuthorizationUnavailableError(undefined, { cause: new Error(`authorizer timed out after ${timeoutMs} ms`) }));
-    }, timeoutMs);
+export function authorizeWithTimeout(authorizer: Authorizer, request: AuthorizationRequest, timeoutMs: number): Promise<AuthorizationOutcome> {
+  return withTimeout((signal) => authorizer.authorize(request, signal), timeoutMs, 'authorizer');
+}
+
+export function lookupWithTimeout(authorizer: Authorizer, idempotencyKey: string, timeoutMs: number): Promise<AuthorizationOutcome | undefined> {
+  return withTimeout((signal) => authorizer.lookup(idempotencyKey, signal), timeoutMs, 'acquirer lookup');
+}
+
+async function withTimeout<T>(call: (signal: AbortSignal) => Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  const signal = callSignal(timeoutMs);
+  let onAbort: (() => void) | undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new AuthorizationUnavailableError(undefined, { cause: new Error(`${what} gave no answer within ${timeoutMs} ms or the deadline`) }));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
   });
   try {
-    return await Promise.race([authorizer.authorize(request, controller.signal), timeout]);
+    return await Promise.race([call(signal), aborted]);
   } catch (error) {
     if (error instanceof AuthorizationUnavailableError) throw error;
     throw new AuthorizationUnavailableError(undefined, { cause: error });
   } finally {
-    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
   }
 }

@@ -8,6 +8,7 @@ import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
+import { threeDsCredentialKey } from './credential-key.js';
 import { failWithoutAuthorization, runPayment } from './run-payment.js';
 import { cresTransactionId } from './sandbox-three-ds.js';
 import { authenticatedEci } from './three-ds-policy.js';
@@ -36,7 +37,8 @@ export async function completeThreeDs(
   if (pending && !pending.result) throw new PaymentStateConflictError('The 3DS challenge has not been completed yet.');
 
   const masked = ctx.payment.paymentMethod;
-  const fail = (code: string, reason: string) => failWithoutAuthorization(deps, ctx.payment, 'AWAIT_3DS', { code, reason }, facts);
+  const credentialKey = threeDsCredentialKey(pending?.transactionId ?? transactionId);
+  const fail = (code: string, reason: string) => failWithoutAuthorization(deps, ctx.payment, { from: 'AWAIT_3DS', credentialKey }, { code, reason }, facts);
   if (!pending) return fail('THREE_DS_EXPIRED', 'The 3DS challenge expired');
   if (pending.result!.transStatus !== 'Y') return fail('THREE_DS_FAILED', 'Cardholder authentication failed');
 
@@ -49,6 +51,7 @@ export async function completeThreeDs(
     {
       from: 'AWAIT_3DS',
       credential,
+      credentialKey,
       brand,
       eci: pending.result!.eci ?? authenticatedEci(brand),
       masked: masked ?? maskPaymentMethod(pending.source, brand, credential),

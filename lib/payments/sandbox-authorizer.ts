@@ -1,23 +1,92 @@
 import { createHash } from 'node:crypto';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { dynamo, epochSeconds, nowIso } from '../repositories/dynamo.js';
 import type { AuthorizationOutcome, AuthorizationRequest, Authorizer } from './authorizer.js';
 
+/** What the sandbox acquirer keeps per operation: never card data, only what it decided. */
+export interface SandboxOperation {
+  idempotencyKey: string;
+  operation: 'AUTHORIZE';
+  outcome: AuthorizationOutcome;
+  amount: AuthorizationRequest['amount'];
+  brand: string;
+  /** How many times the service sent this operation: SPEC §3 says exactly one. */
+  calls: number;
+  createdAt: string;
+}
+
+const RETENTION_SECONDS = 90 * 24 * 3600;
+const FIRST_WINS = ['operation', 'outcome', 'amount', 'brand', 'createdAt', 'expiresAt'] as const;
+
 /**
- * The sandbox acquirer of SPEC §5. Deterministic, so it is idempotent by construction:
- * the same paymentRef always gets the same answer and approval code.
+ * The sandbox acquirer of SPEC §5. Deterministic rules:
  *   amount ending 51 → INSUFFICIENT_FUNDS; ending 05 → DO_NOT_HONOUR;
  *   token/PAN ending 0002 → CARD_EXPIRED; amount ending 99 → never answers (timeout).
+ * Like a real acquirer it keeps its operations (in DynamoDB, so `lookup` works across
+ * Lambda instances and restarts), answers a repeated idempotency key with the first
+ * outcome, and counts every call so "at most once" can be checked from outside.
  */
 export class SandboxAuthorizer implements Authorizer {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
   async authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
-    const cents = String(request.amount.value).padStart(2, '0').slice(-2);
-    if (cents === '99') return hang(signal);
-    if (cents === '51') return { approved: false, declineCode: 'INSUFFICIENT_FUNDS', reason: 'Insufficient funds' };
-    if (cents === '05') return { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' };
-    if (request.credential.number.endsWith('0002')) return { approved: false, declineCode: 'CARD_EXPIRED', reason: 'Card expired' };
-    const code = createHash('sha256').update(request.idempotencyKey).digest('hex').slice(0, 6).toUpperCase();
-    return { approved: true, code, resultCode: '00' };
+    const outcome = decide(request);
+    if (outcome === 'no-answer') return hang(signal);
+    const { Attributes } = await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key(request.idempotencyKey),
+          // First call writes the record; every call counts. Names are placeholders: several are reserved words.
+          UpdateExpression: `SET ${FIRST_WINS.map((name) => `#${name} = if_not_exists(#${name}, :${name})`).join(', ')} ADD #calls :one`,
+          ExpressionAttributeNames: Object.fromEntries([...FIRST_WINS, 'calls'].map((name) => [`#${name}`, name])),
+          ExpressionAttributeValues: {
+            ':operation': 'AUTHORIZE',
+            ':outcome': outcome,
+            ':amount': request.amount,
+            ':brand': request.brand,
+            ':createdAt': nowIso(),
+            ':expiresAt': epochSeconds() + RETENTION_SECONDS,
+            ':one': 1,
+          },
+          ReturnValues: 'ALL_NEW',
+        }),
+        { abortSignal: signal },
+      ),
+    );
+    return Attributes!.outcome as AuthorizationOutcome; // the first outcome, also for a repeat
+  }
+
+  async lookup(idempotencyKey: string, signal: AbortSignal): Promise<AuthorizationOutcome | undefined> {
+    return (await this.operation(idempotencyKey, signal))?.outcome;
+  }
+
+  /** The acquirer's record of one operation, for tests and operators (undefined: never performed). */
+  async operation(idempotencyKey: string, signal?: AbortSignal): Promise<SandboxOperation | undefined> {
+    const { Item } = await dynamo(() =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: key(idempotencyKey), ConsistentRead: true }), signal ? { abortSignal: signal } : {}),
+    );
+    if (!Item) return undefined;
+    const { pk: _pk, sk: _sk, expiresAt: _expires, ...rest } = Item;
+    return { idempotencyKey, ...(rest as Omit<SandboxOperation, 'idempotencyKey'>) };
   }
 }
+
+function decide(request: AuthorizationRequest): AuthorizationOutcome | 'no-answer' {
+  const cents = String(request.amount.value).padStart(2, '0').slice(-2);
+  if (cents === '99') return 'no-answer';
+  if (cents === '51') return { approved: false, declineCode: 'INSUFFICIENT_FUNDS', reason: 'Insufficient funds' };
+  if (cents === '05') return { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' };
+  if (request.credential.number.endsWith('0002')) return { approved: false, declineCode: 'CARD_EXPIRED', reason: 'Card expired' };
+  const code = createHash('sha256').update(request.idempotencyKey).digest('hex').slice(0, 6).toUpperCase();
+  return { approved: true, code, resultCode: '00' };
+}
+
+/** The acquirer's records live beside the orders, in partitions of their own. */
+const key = (idempotencyKey: string) => ({ pk: `SANDBOX_ACQUIRER#${idempotencyKey}`, sk: 'OPERATION' });
 
 function hang(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {

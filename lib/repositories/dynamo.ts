@@ -1,10 +1,18 @@
+import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DependencyUnavailableError, InternalError } from '../errors.js';
 
-/** Thrown by repositories when a conditional write loses; use cases map it to a domain error. */
+/**
+ * Thrown by repositories when a conditional write loses; use cases map it to a domain error.
+ * `existing` is the item as it was when the condition failed, when the engine returned it
+ * (ReturnValuesOnConditionCheckFailure: ALL_OLD); callers fall back to a read without it
+ * (dynalite ignores the parameter; an absent item returns nothing either).
+ */
 export class ConditionFailed extends Error {
-  constructor(cause?: unknown) {
+  readonly existing: Record<string, unknown> | undefined;
+  constructor(cause?: unknown, existing?: Record<string, unknown>) {
     super('conditional write failed', { cause });
     this.name = 'ConditionFailed';
+    this.existing = existing;
   }
 }
 
@@ -12,18 +20,29 @@ export class ConditionFailed extends Error {
 const MISCONFIGURATION = new Set(['ValidationException', 'ResourceNotFoundException', 'AccessDeniedException', 'UnrecognizedClientException']);
 
 /**
- * Runs one DynamoDB call and maps its failures: a lost condition becomes ConditionFailed,
- * misconfiguration a generic 500, everything else (throttling, 5xx, network) a 503 the
- * client may retry. Raw SDK text only ever travels in `cause`.
+ * Runs one DynamoDB call and maps its failures: a lost condition becomes ConditionFailed
+ * (with the old item when returned), misconfiguration a generic 500, everything else
+ * (throttling, 5xx, network, a timeout or the invocation's deadline) a 503 the client may
+ * retry. Raw SDK text only ever travels in `cause`.
  */
 export async function dynamo<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
     const name = (error as { name?: string }).name ?? '';
-    if (name === 'ConditionalCheckFailedException') throw new ConditionFailed(error);
+    if (name === 'ConditionalCheckFailedException') throw new ConditionFailed(error, oldItem(error));
     if (MISCONFIGURATION.has(name)) throw new InternalError(undefined, { cause: error });
     throw new DependencyUnavailableError(undefined, { cause: error });
+  }
+}
+
+function oldItem(error: unknown): Record<string, unknown> | undefined {
+  const item = (error as { Item?: Record<string, unknown> }).Item;
+  if (!item || typeof item !== 'object' || Object.keys(item).length === 0) return undefined;
+  try {
+    return unmarshall(item as Parameters<typeof unmarshall>[0]);
+  } catch {
+    return undefined;
   }
 }
 

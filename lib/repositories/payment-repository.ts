@@ -4,6 +4,25 @@ import { dynamo, nowIso } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 
 export type LeaseOrigin = 'STARTED' | 'AWAIT_3DS';
+
+export interface LeaseRequest {
+  from: LeaseOrigin;
+  leaseId: string;
+  /** Epoch ms. */
+  leaseUntil: number;
+  now: number;
+  /** Who may take an expired lease over: the same checkout response, card or 3DS transaction. */
+  credential: string;
+  checkoutKey?: string;
+  payerIp?: string;
+}
+
+export interface LeaseTaken {
+  /** The lease replaced an expired one: its holder may have reached the acquirer. */
+  takeover: boolean;
+  /** An earlier attempt's authorization may have reached the acquirer (it timed out). */
+  acquirerAsked: boolean;
+}
 export type FinalPatch = Partial<Pick<Payment, 'paymentMethod' | 'eci' | 'authorization' | 'threeDs' | 'failure'>> & {
   state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
 };
@@ -38,22 +57,25 @@ export class PaymentRepository {
     return Item && Item.kind === 'PAYMENT' ? stripItem<Payment>(Item) : undefined;
   }
 
-  /** Throws ConditionFailed when the payment is neither in `from` nor holding an expired lease from it. */
-  async acquireLease(
-    payment: Pick<Payment, 'orderRef' | 'paymentRef'>,
-    lease: { from: LeaseOrigin; leaseId: string; leaseUntil: number; now: number; checkoutKey?: string; payerIp?: string },
-  ): Promise<void> {
-    const extra: Record<string, unknown> = {};
+  /**
+   * Takes the lease: from `from`, or over an expired lease from `from` held for the same
+   * credential (a takeover with another card or checkout response is refused). Throws
+   * ConditionFailed, carrying the item as it was when the engine returns it. Answers what the
+   * lease replaced, so the caller knows whether an earlier attempt may have reached the acquirer.
+   */
+  async acquireLease(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, lease: LeaseRequest): Promise<LeaseTaken> {
+    const extra: Record<string, unknown> = { leaseCredential: lease.credential };
     if (lease.checkoutKey) extra.checkoutKey = lease.checkoutKey;
     if (lease.payerIp) extra.payerIp = lease.payerIp;
     const sets = Object.keys(extra).map((name) => `${name} = :${name}`);
-    await dynamo(() =>
+    const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: `SET #state = :processing, leaseId = :leaseId, leaseUntil = :until, leaseFrom = :from, version = version + :one, updatedAt = :at${sets.map((s) => `, ${s}`).join('')}`,
-          ConditionExpression: '#state = :from OR (#state = :processing AND leaseFrom = :from AND leaseUntil < :now)',
+          UpdateExpression: `SET #state = :processing, leaseId = :leaseId, leaseUntil = :until, leaseFrom = :from, version = version + :one, updatedAt = :at, ${sets.join(', ')}`,
+          ConditionExpression:
+            '#state = :from OR (#state = :processing AND leaseFrom = :from AND leaseUntil < :now AND leaseCredential = :leaseCredential)',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
             ':processing': 'PROCESSING',
@@ -65,13 +87,21 @@ export class PaymentRepository {
             ':at': nowIso(),
             ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [`:${name}`, value])),
           },
+          // The old item is small; it says whether this was a takeover without another read.
+          ReturnValues: 'ALL_OLD',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
     );
-    // Nothing is read back: the holder already has the payment, and ALL_NEW costs bytes.
+    const old = Attributes ?? {};
+    return { takeover: old.state === 'PROCESSING', acquirerAsked: old.acquirerAsked === true };
   }
 
-  /** The final write; only the lease holder can make it (ConditionFailed otherwise). */
+  /**
+   * The final write; only the lease holder can make it (ConditionFailed otherwise, with the
+   * item as it was). `settledBy` records which lease wrote it, so a retry of a write whose
+   * answer was lost recognises its own result.
+   */
   async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch): Promise<Payment> {
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
     const { Attributes } = await dynamo(() =>
@@ -79,7 +109,7 @@ export class PaymentRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: `SET ${fields.map(([name]) => `#${name} = :${name}`).join(', ')}, version = version + :one, updatedAt = :at REMOVE leaseId, leaseUntil, leaseFrom`,
+          UpdateExpression: `SET ${fields.map(([name]) => `#${name} = :${name}`).join(', ')}, version = version + :one, updatedAt = :at, settledBy = :leaseId REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, acquirerAsked`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: Object.fromEntries(fields.map(([name]) => [`#${name}`, name])),
           ExpressionAttributeValues: {
@@ -90,23 +120,35 @@ export class PaymentRepository {
             ':at': nowIso(),
           },
           ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
     );
     return stripItem<Payment>(Attributes!);
   }
 
-  /** Gives the lease back (e.g. the authorizer timed out): the payment is retryable again. */
-  async release(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, to: LeaseOrigin): Promise<void> {
+  /**
+   * Gives the lease back: the payment is retryable again. `acquirerAsked` marks a payment
+   * whose authorization may have reached the acquirer (a timeout): the next attempt asks
+   * the acquirer's `lookup` before anything else.
+   */
+  async release(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, to: LeaseOrigin, acquirerAsked = false): Promise<void> {
     await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: 'SET #state = :to, version = version + :one, updatedAt = :at REMOVE leaseId, leaseUntil, leaseFrom',
+          UpdateExpression: `SET #state = :to, version = version + :one, updatedAt = :at${acquirerAsked ? ', acquirerAsked = :asked' : ''} REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':to': to, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': nowIso() },
+          ExpressionAttributeValues: {
+            ':to': to,
+            ':processing': 'PROCESSING',
+            ':leaseId': leaseId,
+            ':one': 1,
+            ':at': nowIso(),
+            ...(acquirerAsked ? { ':asked': true } : {}),
+          },
         }),
       ),
     );

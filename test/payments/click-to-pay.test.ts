@@ -1,14 +1,14 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateKeyPair, exportJWK } from 'jose';
 import { documentClient } from '../../lib/aws/clients.js';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
-import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
 import { invoke } from '../support/invoke.js';
 import { seedWorld, setTenant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
-import { answerChallenge, authorizerCalls, completeThreeDs, pay } from '../support/payments.js';
+import { answerChallenge, authorizerCalls, completeThreeDs, lookupCalls, pay } from '../support/payments.js';
 
 let token: string;
 const calls = authorizerCalls;
@@ -140,23 +140,54 @@ describe('exactly-once authorization', () => {
     expect(calls(world.paymentRef)).toBe(1);
   });
 
-  it('a crash between lease and final state is recovered by a retry once the lease expires', async () => {
+  it('a lease its holder never gave back is taken over after expiry by the same checkout response: the acquirer is asked first', async () => {
     const world = await seedWorld();
-    const now = Date.now();
-    // A previous attempt took the lease and died: its lease ran out a second ago.
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1000, now });
-    const retry = await pay(world, token, await checkoutResponse());
-    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
-    expect(retry.body.state).toBe('AUTHORISED');
+    const sdkResult = await checkoutResponse();
+    // The first attempt's authorizer call fails and the lease cannot be given back (as if the
+    // process died there): the payment keeps a lease that nobody will finish.
+    vi.mocked(authorizer.authorize).mockRejectedValueOnce(new Error('connection reset')); // the shared spy (support/payments.ts)
+    const release = vi.spyOn(paymentRepository, 'release').mockRejectedValueOnce(new Error('process died'));
+    paymentDeps.settings.leaseMs = 300;
+    try {
+      const first = await pay(world, token, sdkResult);
+      expect(first.status).toBe(502);
+      expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('PROCESSING');
+      const early = await pay(world, token, sdkResult);
+      expect(early.status).toBe(409);
+      expect(early.body.detail).toMatch(/being processed/);
+      expect(Number(early.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      const lookups = lookupCalls(world.paymentRef);
+      const retry = await pay(world, token, sdkResult);
+      expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+      expect(retry.body.state).toBe('AUTHORISED');
+      expect(lookupCalls(world.paymentRef)).toBe(lookups + 1);
+      expect((await authorizer.operation(world.paymentRef))?.calls).toBe(1);
+    } finally {
+      paymentDeps.settings.leaseMs = 30_000;
+      release.mockRestore();
+    }
   });
 
-  it('a live lease held by another attempt answers 409 and authorizes nothing', async () => {
+  it('an expired lease is not taken over with another checkout response (409), and nothing is authorized', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'busy', leaseUntil: now + 60_000, now });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1000, now, credential: 'checkout:someone-else' });
+    const other = await pay(world, token, await checkoutResponse());
+    expect(other.status).toBe(409);
+    expect(other.body.code).toBe('PAYMENT_STATE_CONFLICT');
+    expect(other.body.detail).toMatch(/another payment credential/);
+    expect(calls(world.paymentRef)).toBe(0);
+  });
+
+  it('a live lease held by another attempt answers 409 with Retry-After and authorizes nothing', async () => {
+    const world = await seedWorld();
+    const now = Date.now();
+    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:busy' });
     const response = await pay(world, token, await checkoutResponse());
     expect(response.status).toBe(409);
     expect(response.body.detail).toMatch(/being processed/);
+    expect(Number(response.headers['Retry-After'])).toBeGreaterThan(50);
     expect(calls(world.paymentRef)).toBe(0);
   });
 });
@@ -192,8 +223,12 @@ describe('sandbox authorizer outcomes (SPEC §5)', () => {
     expect(first.body.code).toBe('AUTHORIZATION_UNAVAILABLE');
     expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('STARTED');
     const retry = await pay(world, token, sdkResult);
-    expect(retry.status).toBe(502); // retried (not 409): same idempotency key to the authorizer
+    expect(retry.status).toBe(502); // retried (not 409)
+    // The first call may have reached the acquirer: the retry asked it first, and only because
+    // it had performed nothing was the authorization sent again.
+    expect(lookupCalls(world.paymentRef)).toBe(1);
     expect(calls(world.paymentRef)).toBe(2);
+    expect(await authorizer.operation(world.paymentRef)).toBeUndefined();
   });
 });
 

@@ -51,3 +51,10 @@ const authorizeSpy = vi.spyOn(authorizer, 'authorize');
 export function authorizerCalls(paymentRef: string): number {
   return authorizeSpy.mock.calls.filter(([request]) => request.idempotencyKey === paymentRef).length;
 }
+
+const lookupSpy = vi.spyOn(authorizer, 'lookup');
+
+/** How many times the acquirer was asked what it did for this payment (SPEC §3 lookup). */
+export function lookupCalls(paymentRef: string): number {
+  return lookupSpy.mock.calls.filter(([key]) => key === paymentRef).length;
+}

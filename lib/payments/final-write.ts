@@ -1,0 +1,38 @@
+import { remainingMs } from '../aws/deadline.js';
+import type { Payment } from '../domain/payment.js';
+import { DependencyUnavailableError } from '../errors.js';
+import { ConditionFailed } from '../repositories/dynamo.js';
+import type { FinalPatch } from '../repositories/payment-repository.js';
+import type { PaymentDeps } from './deps.js';
+import { currentOf, settledOrConflict } from './lease.js';
+
+/** How long the final write is retried after the acquirer answered, within the deadline. */
+export const FINAL_WRITE = { budgetMs: 6_000, firstBackoffMs: 100, minRemainingMs: 300 } as const;
+
+/**
+ * The lease holder's final write. Once the acquirer has answered, giving up early would
+ * leave an approved payment looking unpaid, so a failed write is retried (backoff) while the
+ * budget and the invocation's deadline allow. A write that landed although its answer was
+ * lost is recognised on the retry by `settledBy` (our lease id) and returned as ours.
+ * Gives up with 503: the payment keeps its lease, and the attempt that takes it over after
+ * expiry asks the acquirer's lookup and records that outcome (never a second authorization).
+ */
+export async function writeFinal(deps: PaymentDeps, payment: Payment, leaseId: string, patch: FinalPatch, checkoutKey?: string): Promise<Payment> {
+  const giveUpAt = deps.now() + FINAL_WRITE.budgetMs;
+  let backoff = FINAL_WRITE.firstBackoffMs;
+  for (;;) {
+    try {
+      return await deps.payments.finish(payment, leaseId, patch);
+    } catch (error) {
+      if (error instanceof ConditionFailed) {
+        const current = await currentOf(deps, payment, error);
+        if (current?.settledBy === leaseId) return current; // our write landed; its answer did not
+        return settledOrConflict(current, checkoutKey, deps.now());
+      }
+      const timeLeft = Math.min(giveUpAt - deps.now(), remainingMs());
+      if (!(error instanceof DependencyUnavailableError) || timeLeft < backoff + FINAL_WRITE.minRemainingMs) throw error;
+      await new Promise((resolve) => setTimeout(resolve, backoff));
+      backoff *= 2;
+    }
+  }
+}

@@ -9,15 +9,17 @@ import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
+import { assertNotExpired } from './credential-expiry.js';
+import { directWalletCredentialKey } from './credential-key.js';
 import { assertPayable, runPayment } from './run-payment.js';
-import { sealToPayloadKey } from './seal.js';
+import { sealablePaymentData, sealToPayloadKey } from './seal.js';
 
 export type DirectWalletBody = PaymentData & { eci?: string; brand?: string; amount?: Amount };
 
 /**
  * SPEC 4.4: already-decrypted network token data. Gated by the DIRECT_WALLET proposition
- * (platform and tenant), then steps 7–9 of 4.3. Should 3DS step up, the data is sealed to
- * our KMS key for 4.10, like a network's JWE.
+ * (platform and tenant), then steps 7–9 of 4.3. Should 3DS step up, only what 4.10 needs is
+ * sealed to our KMS key, like a network's JWE.
  */
 export async function payWithDirectWallet(
   deps: PaymentDeps,
@@ -32,6 +34,7 @@ export async function payWithDirectWallet(
     throw new AmountMismatchError();
   }
   const credential = toCredential(body); // the schema already ran in the HTTP layer
+  assertNotExpired(credential, deps.now());
   assertPayable(ctx.payment);
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 
@@ -44,8 +47,9 @@ export async function payWithDirectWallet(
       credential,
       brand,
       eci: body.eci ?? credential.eci,
+      credentialKey: directWalletCredentialKey(ids.paymentRef, credential),
       masked: maskPaymentMethod('DIRECT_WALLET', brand, credential),
-      sealedForThreeDs: async () => ({ jwe: await sealToPayloadKey(deps.keys, body), source: 'DIRECT_WALLET' }),
+      sealedForThreeDs: async () => ({ jwe: await sealToPayloadKey(deps.keys, sealablePaymentData(credential)), source: 'DIRECT_WALLET' }),
     },
     facts,
   );

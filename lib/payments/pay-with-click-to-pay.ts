@@ -15,6 +15,8 @@ import { brandOf } from './brand.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
+import { assertNotExpired } from './credential-expiry.js';
+import { checkoutCredentialKey } from './credential-key.js';
 import { assertPayable, isSettled, runPayment } from './run-payment.js';
 
 export interface PaymentIds {
@@ -55,6 +57,7 @@ export async function payWithClickToPay(
 
   const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
   const credential = parseDecryptedPayload(plaintext); // step 6
+  assertNotExpired(credential, deps.now());
   const eci = resolveEci(credential, verified.payload.assuranceData?.eci);
 
   assertPayable(ctx.payment); // step 7
@@ -72,6 +75,7 @@ export async function payWithClickToPay(
       eci,
       masked: maskPaymentMethod('CLICK_TO_PAY', brand, credential, verified.payload.maskedCard),
       checkoutKey,
+      credentialKey: checkoutCredentialKey(checkoutKey),
       sealedForThreeDs: async () => ({ jwe: encryptedPayload, source: 'CLICK_TO_PAY' }),
     },
     facts,

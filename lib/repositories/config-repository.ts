@@ -8,6 +8,11 @@ const tenantKey = (tenantRef: string) => ({ pk: `TENANT#${tenantRef}`, sk: 'PAYM
 const merchantKey = (merchantRef: string) => ({ pk: `MERCHANT#${merchantRef}`, sk: 'VCTP' });
 const outletKey = (outletId: string) => ({ pk: `OUTLET#${outletId}`, sk: 'OUTLET' });
 
+export interface ReadOptions {
+  /** Strongly consistent: the read must see a write that just happened. */
+  consistent?: boolean;
+}
+
 /** Platform, tenant, merchant and outlet records: one table, one item per record. */
 export class ConfigRepository {
   constructor(
@@ -15,12 +20,16 @@ export class ConfigRepository {
     private readonly table: string,
   ) {}
 
-  getPlatformMethods(): Promise<PaymentMethodsConfig | undefined> {
-    return this.get<PaymentMethodsConfig>(platformKey);
+  /**
+   * Reads are eventually consistent (cheaper, and a switch seen a moment late is harmless)
+   * except where the caller is about to write what it read: `{ consistent: true }`.
+   */
+  getPlatformMethods(options: ReadOptions = {}): Promise<PaymentMethodsConfig | undefined> {
+    return this.get<PaymentMethodsConfig>(platformKey, options);
   }
 
-  getTenantMethods(tenantRef: string): Promise<PaymentMethodsConfig | undefined> {
-    return this.get<PaymentMethodsConfig>(tenantKey(tenantRef));
+  getTenantMethods(tenantRef: string, options: ReadOptions = {}): Promise<PaymentMethodsConfig | undefined> {
+    return this.get<PaymentMethodsConfig>(tenantKey(tenantRef), options);
   }
 
   /** Optimistic write: fails with ConditionFailed if someone else wrote since `expectedVersion`. */
@@ -32,8 +41,8 @@ export class ConfigRepository {
     return this.putVersioned({ ...tenantKey(tenantRef), tenantRef, ...config }, expectedVersion);
   }
 
-  getMerchant(merchantRef: string): Promise<MerchantConfig | undefined> {
-    return this.get<MerchantConfig>(merchantKey(merchantRef));
+  getMerchant(merchantRef: string, options: ReadOptions = {}): Promise<MerchantConfig | undefined> {
+    return this.get<MerchantConfig>(merchantKey(merchantRef), options);
   }
 
   /** Creates or replaces; a merchant never moves to another tenant. */
@@ -50,8 +59,8 @@ export class ConfigRepository {
     );
   }
 
-  getOutlet(outletId: string): Promise<Outlet | undefined> {
-    return this.get<Outlet>(outletKey(outletId));
+  getOutlet(outletId: string, options: ReadOptions = {}): Promise<Outlet | undefined> {
+    return this.get<Outlet>(outletKey(outletId), options);
   }
 
   /** Claims an outlet for a merchant; ConditionFailed when another merchant owns it. */
@@ -86,8 +95,10 @@ export class ConfigRepository {
     }
   }
 
-  private async get<T>(key: Record<string, string>): Promise<T | undefined> {
-    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key })));
+  private async get<T>(key: Record<string, string>, options: ReadOptions): Promise<T | undefined> {
+    const { Item } = await dynamo(() =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: key, ...(options.consistent ? { ConsistentRead: true } : {}) })),
+    );
     return Item ? withoutKeys<T>(Item) : undefined;
   }
 

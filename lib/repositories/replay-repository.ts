@@ -24,14 +24,21 @@ export class ReplayRepository {
             Item: { pk: replayKey, paymentRef, expiresAt: epochSeconds(now) + this.ttlSeconds },
             ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now OR paymentRef = :payment',
             ExpressionAttributeValues: { ':now': epochSeconds(now), ':payment': paymentRef },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
       return { outcome: 'claimed' };
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
+      // The holder comes with the failed condition on real DynamoDB; dynalite needs a read.
+      const holder = error.existing ?? (await this.read(replayKey));
+      return { outcome: 'held', paymentRef: String(holder?.paymentRef ?? '') };
     }
+  }
+
+  private async read(replayKey: string): Promise<Record<string, unknown> | undefined> {
     const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: { pk: replayKey }, ConsistentRead: true })));
-    return { outcome: 'held', paymentRef: String(Item?.paymentRef ?? '') };
+    return Item;
   }
 }

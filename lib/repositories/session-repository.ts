@@ -22,9 +22,12 @@ export class SessionRepository {
     );
   }
 
-  /** Returns the stored session even if expired: the caller decides (TTL deletion is lazy). */
+  /**
+   * Returns the stored session even if expired: the caller decides (TTL deletion is lazy).
+   * Strongly consistent: a browser uses a session the moment the merchant created it.
+   */
   async findByTokenHash(tokenHash: string): Promise<HostedSession | undefined> {
-    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: { pk: tokenHash } })));
+    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: { pk: tokenHash }, ConsistentRead: true })));
     if (!Item) return undefined;
     const { pk, ...rest } = Item;
     return { tokenHash: pk as string, ...(rest as Omit<HostedSession, 'tokenHash'>) };

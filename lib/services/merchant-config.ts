@@ -27,11 +27,12 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
  * outlets no longer listed released. A retry of the same request converges.
  */
 export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: string, input: OnboardingInput) {
-  const previous = await deps.config.getMerchant(merchantRef);
+  // Read-modify-write (outlets released against the previous list): consistent reads.
+  const previous = await deps.config.getMerchant(merchantRef, { consistent: true });
   if (previous && previous.tenantRef !== input.tenantRef) {
     throw new OnboardingConflictError('This merchant belongs to another tenant.');
   }
-  const owners = await Promise.all(input.outlets.map((outletId) => deps.config.getOutlet(outletId)));
+  const owners = await Promise.all(input.outlets.map((outletId) => deps.config.getOutlet(outletId, { consistent: true })));
   if (owners.some((outlet) => outlet && outlet.merchantRef !== merchantRef)) {
     throw new OnboardingConflictError('An outlet in the list belongs to another merchant.');
   }

@@ -20,8 +20,9 @@ export async function readPaymentMethods(config: ConfigRepository, at: Level) {
 export async function upsertPaymentMethods(config: ConfigRepository, at: Level, update: PaymentMethodSettings) {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const [stored, platform] = await Promise.all([
-      at.level === 'platform' ? config.getPlatformMethods() : config.getTenantMethods(at.tenantRef),
-      at.level === 'tenant' ? config.getPlatformMethods() : Promise.resolve(undefined),
+      // Read-modify-write: the reads must see the last write (ours or a concurrent one).
+      at.level === 'platform' ? config.getPlatformMethods({ consistent: true }) : config.getTenantMethods(at.tenantRef, { consistent: true }),
+      at.level === 'tenant' ? config.getPlatformMethods({ consistent: true }) : Promise.resolve(undefined),
     ]);
     const current = stored ?? EMPTY_CONFIG;
     const merged = mergePaymentMethods(current, update, at.level === 'tenant' ? (platform ?? EMPTY_CONFIG) : undefined);

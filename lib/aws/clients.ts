@@ -14,7 +14,7 @@ import { callSignal } from './deadline.js';
  * (lib/aws/deadline.ts). A frozen DynamoDB or KMS therefore costs one call's budget and
  * becomes a 503, never a hang until Lambda kills the function.
  */
-export const DEPENDENCY_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_000, callBudgetMs: 4_000 } as const;
+export const DEPENDENCY_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_000, callBudgetMs: 3_000 } as const;
 
 const common = {
   region: serviceConfig.AWS_REGION,

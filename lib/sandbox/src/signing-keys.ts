@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { callSignal } from '../../aws/deadline.js';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { DependencyUnavailableError, InternalError } from '../../errors.js';
@@ -58,7 +59,7 @@ export class NetworkSigningKeys {
   }
 
   private async fetchText(): Promise<string> {
-    const response = await fetch(this.url, { signal: AbortSignal.timeout(this.timeoutMs), redirect: 'error' });
+    const response = await fetch(this.url, { signal: callSignal(this.timeoutMs), redirect: 'error' });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);
     return response.text();
   }

@@ -1,6 +1,8 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, run, startService, type RunningService } from '../support/local-service.js';
 
@@ -45,6 +47,18 @@ async function sandboxCheckout(orderRef: string, ...extra: string[]): Promise<st
   expect(result.code, result.stderr).toBe(0);
   expect(() => JSON.parse(result.stdout)).not.toThrow();
   return result.stdout;
+}
+
+/** The sandbox acquirer's own record of a payment (SPEC §5), read from the local DynamoDB. */
+async function acquirerRecord(paymentRef: string): Promise<{ calls: number } | undefined> {
+  const { local } = service.demo;
+  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: local.dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  try {
+    const { Item } = await client.send(new GetCommand({ TableName: local.ordersTable, Key: { pk: `SANDBOX_ACQUIRER#${paymentRef}`, sk: 'OPERATION' }, ConsistentRead: true }));
+    return Item as { calls: number } | undefined;
+  } finally {
+    client.destroy();
+  }
 }
 
 const payPath = (orderRef: string, paymentRef: string, tail: string) =>
@@ -143,11 +157,17 @@ describe('payments end to end over HTTP', () => {
     const body = await sandboxCheckout(orderRef, '--scheme', 'mastercard');
     const results = await Promise.all(Array.from({ length: 50 }, () => api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, body)));
     const statuses = results.map((r) => r.status);
-    expect(statuses.every((s) => s === 200 || s === 409), statuses.join(',')).toBe(true);
-    // The service logs one line per authorizer call: exactly one for this payment.
-    await new Promise((r) => setTimeout(r, 500));
-    const requested = service.output().split('\n').filter((line) => line.includes('"authorization requested"') && line.includes(paymentRef));
-    expect(requested).toHaveLength(1);
+    // 503 is a legal answer under this burst on 2 cores (a dependency slower than its deadline,
+    // SPEC §6); what must hold is one acquirer operation, and a retry that ends AUTHORISED.
+    expect(statuses.every((s) => s === 200 || s === 409 || s === 503), statuses.join(',')).toBe(true);
+    let settled = results.find((r) => r.status === 200);
+    for (let attempt = 0; !settled && attempt < 20; attempt += 1) {
+      await new Promise((r) => setTimeout(r, 1_000));
+      const retry = await api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, body);
+      if (retry.status === 200) settled = retry;
+    }
+    expect(settled?.body.state).toBe('AUTHORISED');
+    expect((await acquirerRecord(paymentRef))?.calls).toBe(1);
     const order = await api('GET', `/transactions/outlets/${service.demo.outletId}/orders/${orderRef}`, session);
     expect(order.body.payments).toHaveLength(1);
     expect(order.body.payments[0].state).toBe('AUTHORISED');

@@ -9,6 +9,7 @@
  */
 import { createDecipheriv, createHmac, randomBytes, timingSafeEqual, type Decipher } from 'node:crypto';
 import { CheckoutDecryptionFailedError, DependencyUnavailableError } from '../errors.js';
+import { decodeCanonicalBase64url } from '../jose/base64url.js';
 
 export type KeyWrapAlgorithm = 'RSA-OAEP' | 'RSA-OAEP-256';
 export type ContentEncryption = 'A128GCM' | 'A256GCM' | 'A128CBC-HS256';
@@ -103,15 +104,11 @@ function parseCompactJwe(compact: string): ParsedJwe {
   };
 }
 
-/**
- * Strict base64url: the alphabet only, no padding, and canonical (re-encoding gives the same
- * text), so a flip in a segment's unused trailing bits cannot pass as the same JWE.
- */
+/** Canonical base64url (as in the JWS), so a flip in a segment's unused bits is not the same JWE. */
 function decodeSegment(segment: string, mayBeEmpty: boolean): Uint8Array {
   if (segment.length === 0 && !mayBeEmpty) throw new Error('empty JWE segment');
-  if (!/^[A-Za-z0-9_-]*$/.test(segment)) throw new Error('JWE segment is not base64url');
-  const bytes = Buffer.from(segment, 'base64url');
-  if (bytes.toString('base64url') !== segment) throw new Error('JWE segment is not canonical base64url');
+  const bytes = decodeCanonicalBase64url(segment);
+  if (!bytes) throw new Error('JWE segment is not canonical base64url');
   return bytes;
 }
 

@@ -7,13 +7,14 @@ import type { KeyObject } from 'node:crypto';
 import { compactVerify } from 'jose';
 import { z } from 'zod';
 import { CheckoutExpiredError, CheckoutPayloadInvalidError, CheckoutSignatureInvalidError } from '../errors.js';
+import { decodeCanonicalBase64url } from '../jose/base64url.js';
+import { isLowS } from './ecdsa-low-s.js';
 import { MAX_JWS_LENGTH } from './sdk-result.js';
 
 export type CheckoutJwsAlgorithm = 'RS256' | 'PS256' | 'ES256';
 const ALLOWED_ALGORITHMS: ReadonlySet<string> = new Set<CheckoutJwsAlgorithm>(['RS256', 'PS256', 'ES256']);
 /** Tolerated clock difference with the network for an `iat` in the future. */
 const CLOCK_SKEW_SECONDS = 30;
-const BASE64URL = /^[A-Za-z0-9_-]+$/;
 
 export type KeyResolver = (header: { alg: string; kid: string }) => Promise<CryptoKey | KeyObject | Uint8Array>;
 
@@ -61,13 +62,14 @@ export async function verifyCheckoutJws(
   resolveKey: KeyResolver,
   options: VerifyCheckoutOptions,
 ): Promise<VerifiedCheckout> {
-  const header = readProtectedHeader(compact);
+  const { header, signature } = readStructure(compact);
   const alg = header.alg;
   if (typeof alg !== 'string' || !ALLOWED_ALGORITHMS.has(alg)) throw invalid('alg not allowed');
   const kid = header.kid;
   if (typeof kid !== 'string' || kid.length === 0) throw invalid('kid missing');
   if ('crit' in header) throw invalid('crit header present');
   if ('b64' in header) throw invalid('b64 header present'); // RFC 7797 unencoded payloads: never used here
+  if (alg === 'ES256' && !isLowS(signature)) throw invalid('ES256 signature is not low-S');
   // `jku`, `x5u`, `jwk` and `x5c` are deliberately not read: trusting a key the token names
   // would let anyone sign. Errors from the resolver (unknown kid → 422, JWKS outage → 503)
   // are the resolver's to define, so they propagate unchanged.
@@ -91,17 +93,24 @@ export async function verifyCheckoutJws(
   return { kid, alg, iat, payload: parsed.data, ...(jti === undefined ? {} : { jti }) };
 }
 
-/** Structure and size only; the signature is checked by jose afterwards. */
-function readProtectedHeader(compact: string): Record<string, unknown> {
+/**
+ * Structure and size only; the signature is checked by jose afterwards. Every segment must
+ * be canonical base64url (SPEC §4.3 step 2): jose's decoder tolerates padding, whitespace
+ * and set unused bits, each of which would give a byte-different copy that still verifies.
+ */
+function readStructure(compact: string): { header: Record<string, unknown>; signature: Uint8Array } {
   if (typeof compact !== 'string') throw invalid('JWS is not a string');
   if (compact.length > MAX_JWS_LENGTH) throw invalid('JWS over size limit');
   const segments = compact.split('.');
   if (segments.length !== 3) throw invalid(`JWS has ${segments.length} segments, expected 3`);
-  const [encodedHeader = ''] = segments;
-  if (!BASE64URL.test(encodedHeader)) throw invalid('protected header is not base64url');
-  const header = parseJsonObject(Buffer.from(encodedHeader, 'base64url'));
+  // An empty segment decodes to no bytes: an empty signature is refused with its `alg`.
+  const [headerBytes, payloadBytes, signature] = segments.map(decodeCanonicalBase64url);
+  if (!headerBytes) throw invalid('protected header is not canonical base64url');
+  if (!payloadBytes) throw invalid('payload is not canonical base64url');
+  if (!signature) throw invalid('signature is not canonical base64url');
+  const header = parseJsonObject(headerBytes);
   if (!header) throw invalid('protected header is not a JSON object');
-  return header;
+  return { header, signature };
 }
 
 /**

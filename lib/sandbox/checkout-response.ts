@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { CompactEncrypt, CompactSign, importJWK, type JWK } from 'jose';
+import { withLowS } from '../checkout/ecdsa-low-s.js';
 import type { SandboxCard } from './sandbox-cards.js';
 
 export interface SandboxCheckoutInput {
@@ -60,9 +61,11 @@ export async function buildSandboxCheckoutResponse(input: SandboxCheckoutInput):
   };
   const alg = String(input.signingKey.alg ?? 'RS256');
   const signing = await importJWK(input.signingKey, alg);
-  const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+  const signed = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
     .setProtectedHeader({ alg, kid: String(input.signingKey.kid), jti: input.jti ?? srcCorrelationId, iat })
     .sign(signing);
+  // The service accepts low-S ES256 signatures only (SPEC §4.3 step 2); jose does not normalise.
+  const jws = alg === 'ES256' ? withLowS(signed) : signed;
 
   return input.scheme === 'visa'
     ? { actionCode: 'SUCCESS', checkoutResponse: jws }

@@ -6,6 +6,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CompactSign, importJWK, type JWK } from 'jose';
 import { type KeyResolver } from '../../lib/checkout/jws.js';
+import { withLowS } from '../../lib/checkout/ecdsa-low-s.js';
 import { localUnwrapper } from '../../lib/checkout/local-unwrapper.js';
 import { CheckoutSignatureInvalidError } from '../../lib/errors.js';
 
@@ -70,7 +71,10 @@ export function flipSegment(compact: string, index: number): string {
   return segments.join('.');
 }
 
-/** Signs any header and payload with jose, so negative cases are otherwise valid tokens. */
+/**
+ * Signs any header and payload with jose, so negative cases are otherwise valid tokens.
+ * ES256 signatures come out low-S, as the service requires (jose leaves half of them high-S).
+ */
 export async function signJws(
   header: Record<string, unknown>,
   payload: Record<string, unknown>,
@@ -78,9 +82,10 @@ export async function signJws(
   critNames: string[] = [],
 ): Promise<string> {
   const crit = Object.fromEntries(critNames.map((name) => [name, true]));
-  return new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
+  const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
     .setProtectedHeader(header as never)
     .sign(key, { crit });
+  return header.alg === 'ES256' ? withLowS(jws) : jws;
 }
 
 /** Every message reachable from an error: detail, field issues and the whole cause chain. */

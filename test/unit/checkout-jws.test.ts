@@ -1,4 +1,4 @@
-import { exportJWK, exportSPKI, generateKeyPair } from 'jose';
+import { compactVerify, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyCheckoutJws, type KeyResolver } from '../../lib/checkout/jws.js';
 import { checkoutRequestSchema, MAX_JWS_LENGTH, parseCheckoutRequest } from '../../lib/checkout/sdk-result.js';
@@ -208,5 +208,102 @@ describe('verifyCheckoutJws rejects', () => {
     await rejects(await signJws(header(), noJwe, privateKey), CheckoutPayloadInvalidError, /encryptedPayload/);
     const { srcCorrelationId: _c, ...noCorrelation } = payload;
     await rejects(await signJws(header(), noCorrelation, privateKey), CheckoutPayloadInvalidError, /srcCorrelationId/);
+  });
+});
+
+/**
+ * SPEC §4.3 step 2: no byte-different copy of a signed checkout response may verify. Each
+ * mutation below keeps the decoded bytes (or, for high-S, the signature's validity) intact,
+ * so jose alone would accept it; the originals still verify.
+ */
+describe('verifyCheckoutJws refuses malleated copies', () => {
+  /** The last character of a segment with an unused bit set: same bytes, different text. */
+  const setUnusedBit = (segment: string) => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = alphabet.indexOf(segment.at(-1)!);
+    return segment.slice(0, -1) + alphabet[last | 1];
+  };
+  const withSegment = (jws: string, index: number, change: (segment: string) => string) =>
+    jws.split('.').map((segment, i) => (i === index ? change(segment) : segment)).join('.');
+  const refused = async (jws: string, reason: RegExp) => {
+    const error = await failure(() => verifyCheckoutJws(jws, networkResolver, options));
+    expect(error).toBeInstanceOf(CheckoutSignatureInvalidError);
+    expect(((error as Error).cause as Error).message).toMatch(reason);
+  };
+  const segmentsOf = vectors.cases.flatMap((vector) => [0, 1, 2].map((index) => [vector.name, index, vector] as const));
+
+  it.each(segmentsOf)('%s segment %i: padded', async (_name, index, vector) => {
+    const jws = vector.sdkResult.checkoutResponse;
+    const segment = jws.split('.')[index]!;
+    const padding = '='.repeat((4 - (segment.length % 4)) % 4) || '==';
+    await refused(withSegment(jws, index, (s) => s + padding), /not canonical base64url/);
+  });
+
+  /** Segments whose length leaves unused bits (a multiple of 3 bytes has none). */
+  const withUnusedBits = segmentsOf.filter(([, index, vector]) => vector.sdkResult.checkoutResponse.split('.')[index]!.length % 4 !== 0);
+
+  it('the vectors cover headers and signatures with unused bits; a signed payload covers the payload', async () => {
+    expect(new Set(withUnusedBits.map(([, index]) => index))).toEqual(new Set([0, 2]));
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const resolve = jwksResolver([{ ...(await exportJWK(publicKey)), kid: 'ec' }]);
+    const payload = { srcCorrelationId: 'c', encryptedPayload: 'x', pad: '' };
+    while (json(payload).length % 4 === 0) payload.pad += 'x';
+    const jws = await signJws({ alg: 'ES256', kid: 'ec', iat: NOW_S }, payload, privateKey);
+    await expect(verifyCheckoutJws(jws, resolve, options)).resolves.toBeDefined();
+    const error = await failure(() => verifyCheckoutJws(withSegment(jws, 1, setUnusedBit), resolve, options));
+    expect(error).toBeInstanceOf(CheckoutSignatureInvalidError);
+    expect(((error as Error).cause as Error).message).toMatch(/payload is not canonical/);
+  });
+
+  it.each(withUnusedBits)('%s segment %i: an unused bit set in the last character', async (_name, index, vector) => {
+    const jws = vector.sdkResult.checkoutResponse;
+    const mutated = withSegment(jws, index, setUnusedBit);
+    expect(mutated).not.toBe(jws);
+    const decode = (s: string) => s.split('.').map((part) => Buffer.from(part, 'base64url').toString('hex'));
+    expect(decode(mutated)).toEqual(decode(jws)); // same bytes: jose alone would accept it
+    await refused(mutated, /not canonical base64url/);
+  });
+
+  it.each(vectors.cases.map((c) => [c.name, c] as const))('%s: whitespace and a trailing newline', async (_name, vector) => {
+    const jws = vector.sdkResult.checkoutResponse;
+    await refused(`${jws}\n`, /signature is not canonical/);
+    await refused(`${jws}\r\n`, /signature is not canonical/);
+    await refused(withSegment(jws, 1, (s) => `${s.slice(0, 8)}\n${s.slice(8)}`), /payload is not canonical/);
+    await refused(` ${jws}`, /protected header is not canonical/);
+    await expect(verifyCheckoutJws(jws, networkResolver, options)).resolves.toBeDefined();
+  });
+
+  it('the ES256 high-S twin (r, n − s), which jose accepts', async () => {
+    const P256_ORDER = 0xffffffff00000000ffffffffffffffffbce6faada7179e84f3b9cac2fc632551n;
+    const vector = vectors.cases.find((c) => c.name.includes('es256'))!;
+    const jws = vector.sdkResult.checkoutResponse;
+    const twin = withSegment(jws, 2, (segment) => {
+      const signature = Buffer.from(segment, 'base64url');
+      const s = BigInt(`0x${signature.subarray(32).toString('hex')}`);
+      const highS = Buffer.from((P256_ORDER - s).toString(16).padStart(64, '0'), 'hex');
+      return Buffer.concat([signature.subarray(0, 32), highS]).toString('base64url');
+    });
+    const key = await networkResolver({ alg: 'ES256', kid: JSON.parse(Buffer.from(jws.split('.')[0]!, 'base64url').toString()).kid });
+    await expect(compactVerify(twin, key)).resolves.toBeDefined(); // the twin is a valid ECDSA signature
+    await refused(twin, /low-S/);
+    await expect(verifyCheckoutJws(jws, networkResolver, options)).resolves.toBeDefined();
+  });
+
+  it('an ES256 signature that is not 64 bytes, before any key is resolved', async () => {
+    const vector = vectors.cases.find((c) => c.name.includes('es256'))!;
+    const resolve = vi.fn(networkResolver);
+    const long = withSegment(vector.sdkResult.checkoutResponse, 2, (s) => Buffer.concat([Buffer.from(s, 'base64url'), Buffer.alloc(1)]).toString('base64url'));
+    const error = await failure(() => verifyCheckoutJws(long, resolve, options));
+    expect(error).toBeInstanceOf(CheckoutSignatureInvalidError);
+    expect(resolve).not.toHaveBeenCalled();
+  });
+
+  it('signatures made by the sandbox helper are always low-S (jose is not)', async () => {
+    const { privateKey, publicKey } = await generateKeyPair('ES256');
+    const resolve = jwksResolver([{ ...(await exportJWK(publicKey)), kid: 'ec' }]);
+    for (let i = 0; i < 16; i++) {
+      const jws = await signJws({ alg: 'ES256', kid: 'ec', iat: NOW_S }, { srcCorrelationId: `c-${i}`, encryptedPayload: 'x' }, privateKey);
+      await expect(verifyCheckoutJws(jws, resolve, options)).resolves.toMatchObject({ alg: 'ES256' });
+    }
   });
 });

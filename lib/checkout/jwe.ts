@@ -8,7 +8,7 @@
  * precise reason goes into `cause` for the logs.
  */
 import { createDecipheriv, createHmac, randomBytes, timingSafeEqual, type Decipher } from 'node:crypto';
-import { CheckoutDecryptionFailedError, DependencyUnavailableError } from '../errors.js';
+import { CheckoutDecryptionFailedError, DependencyUnavailableError, InternalError } from '../errors.js';
 import { decodeCanonicalBase64url } from '../jose/base64url.js';
 
 export type KeyWrapAlgorithm = 'RSA-OAEP' | 'RSA-OAEP-256';
@@ -48,8 +48,9 @@ export async function decryptCheckoutJwe(compact: string, unwrapper: ContentKeyU
       if (cek instanceof Uint8Array) cek.fill(0);
     }
   } catch (error) {
-    // A KMS outage is retryable (503), not the client's fault: keep it as it is.
-    if (error instanceof DependencyUnavailableError) throw error;
+    // A KMS outage is retryable (503) and a misconfigured key is ours (500): neither is the
+    // client's fault, so both keep their status.
+    if (error instanceof DependencyUnavailableError || error instanceof InternalError) throw error;
     throw new CheckoutDecryptionFailedError(undefined, { cause: error });
   }
 }

@@ -17,9 +17,21 @@ const KMS_ALGORITHM: Record<KeyWrapAlgorithm, 'RSAES_OAEP_SHA_1' | 'RSAES_OAEP_S
   'RSA-OAEP-256': 'RSAES_OAEP_SHA_256',
 };
 
-/** KMS answers that mean "this ciphertext/key pairing is wrong", not "KMS is down". */
-const BAD_INPUT = new Set(['InvalidCiphertextException', 'IncorrectKeyException', 'InvalidKeyUsageException']);
+/**
+ * Decrypt answers caused by the ciphertext we were sent, not by KMS being down: 422. Real
+ * KMS says `ValidationException` for a blob it cannot even parse (the emulator may say
+ * `InvalidCiphertextException`); neither is retryable.
+ */
+const BAD_INPUT = new Set([
+  'ValidationException',
+  'InvalidCiphertextException',
+  'IncorrectKeyException',
+  'InvalidKeyUsageException',
+]);
+/** Our own configuration is wrong (key id, key state, IAM): 500, a retry will not help. */
 const MISCONFIGURED = new Set(['NotFoundException', 'DisabledException', 'KMSInvalidStateException', 'AccessDeniedException']);
+/** GetPublicKey takes only our configured key id: a ValidationException there is ours too. */
+const MISCONFIGURED_LOAD = new Set([...MISCONFIGURED, 'ValidationException']);
 
 /**
  * The service's checkout-payload keys. Public halves come from KMS GetPublicKey once per
@@ -48,10 +60,18 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
     return (await this.publicKeys())[0]!.kid;
   }
 
-  /** ContentKeyUnwrapper port of the JWE code. Unknown kid and bad ciphertext look the same. */
+  /**
+   * ContentKeyUnwrapper port of the JWE code. Unknown kid and bad ciphertext look the same.
+   * An RSA-OAEP ciphertext is exactly as long as the key's modulus (RFC 8017 §7.1.2), so any
+   * other length is refused here: it never costs a KMS call, and real KMS would answer it
+   * with a ValidationException rather than a decryption failure.
+   */
   async unwrap(kid: string, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array): Promise<Uint8Array> {
     const key = (await this.publicKeys()).find((candidate) => candidate.kid === kid);
     if (!key) throw new CheckoutDecryptionFailedError(undefined, { cause: new Error('unknown recipient kid') });
+    if (encryptedKey.length !== modulusLength(key)) {
+      throw new CheckoutDecryptionFailedError(undefined, { cause: new Error('encrypted key length is not the modulus length') });
+    }
     try {
       const { Plaintext } = await this.kms.send(
         new DecryptCommand({ KeyId: key.kmsKeyArn, CiphertextBlob: encryptedKey, EncryptionAlgorithm: KMS_ALGORITHM[alg] }),
@@ -59,7 +79,7 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
       if (!Plaintext) throw new Error('KMS returned no plaintext');
       return Plaintext;
     } catch (error) {
-      throw mapKmsError(error);
+      throw mapKmsError(error, BAD_INPUT, MISCONFIGURED);
     }
   }
 
@@ -70,7 +90,7 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
         try {
           response = await this.kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
         } catch (error) {
-          throw mapKmsError(error);
+          throw mapKmsError(error, new Set(), MISCONFIGURED_LOAD);
         }
         if (!response.PublicKey || !response.KeyId || response.KeyUsage !== 'ENCRYPT_DECRYPT' || !response.KeySpec?.startsWith('RSA_')) {
           throw new InternalError(undefined, { cause: new Error(`payload key ${index} is not an RSA ENCRYPT_DECRYPT key`) });
@@ -90,10 +110,17 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
   }
 }
 
-function mapKmsError(error: unknown): Error {
+/** Bytes of the RSA modulus: the JWK `n` is unsigned big-endian without leading zeros. */
+const modulusLength = (key: PayloadPublicKey) => Buffer.from(key.jwk.n, 'base64url').length;
+
+/**
+ * Input errors → 422, our misconfiguration → 500, everything else (network, timeout,
+ * throttling, KMS 5xx) → 503 with Retry-After.
+ */
+function mapKmsError(error: unknown, badInput: ReadonlySet<string>, misconfigured: ReadonlySet<string>): Error {
   if (error instanceof CheckoutDecryptionFailedError || error instanceof InternalError) return error;
   const name = (error as { name?: string }).name ?? '';
-  if (BAD_INPUT.has(name)) return new CheckoutDecryptionFailedError(undefined, { cause: error });
-  if (MISCONFIGURED.has(name)) return new InternalError(undefined, { cause: error });
+  if (badInput.has(name)) return new CheckoutDecryptionFailedError(undefined, { cause: error });
+  if (misconfigured.has(name)) return new InternalError(undefined, { cause: error });
   return new DependencyUnavailableError(undefined, { cause: error });
 }

@@ -40,7 +40,7 @@ export async function payWithClickToPay(
   const verified = await verifyCheckoutJws(
     request.jws,
     async ({ kid, alg }) => {
-      const resolved = await deps.networks.resolve(kid, alg);
+      const resolved = await deps.networks.resolve(kid, alg, request.network); // the SDK shape's network first
       network = resolved.network;
       return resolved.key;
     },

@@ -71,7 +71,11 @@ export type CheckoutRequestBody = z.output<typeof checkoutRequestSchema>;
 export interface CheckoutRequest {
   jws: string;
   actionCode: string;
-  /** From the shape alone (`actionCode` → Visa, `checkoutActionCode` → Mastercard); a hint, not trusted. */
+  /**
+   * From the shape alone (`actionCode` → `visa`, `checkoutActionCode` → `mastercard`, the
+   * NETWORK_JWKS_URLS names): the network whose keys are searched first. A hint, not trusted:
+   * the network recorded is the one whose key verified the JWS.
+   */
   network?: 'visa' | 'mastercard';
 }
 

@@ -66,7 +66,7 @@ export class JwksSource {
     const now = this.now();
     const stale = now - this.loadedAt > this.maxAgeMs;
     if ((stale || !this.keys.has(kid)) && now >= this.nextAttemptAt) await this.refresh();
-    if (this.loadedAt === -Infinity) throw this.unavailable();
+    if (this.loadedAt === -Infinity) throw this.unavailable(this.now());
     return this.importKey(kid, alg);
   }
 
@@ -128,9 +128,12 @@ export class JwksSource {
     return response.text();
   }
 
-  private unavailable(): DependencyUnavailableError {
+  /** 503 whose Retry-After is when the next load will be attempted (at least 1 s). */
+  private unavailable(now: number): DependencyUnavailableError {
+    const retryAfterSeconds = Math.max(1, Math.ceil((this.nextAttemptAt - now) / 1000));
     return new DependencyUnavailableError(undefined, {
       cause: new Error(`JWKS unavailable: ${this.url}`, { cause: this.lastFailure }),
+      headers: { 'Retry-After': String(retryAfterSeconds) },
     });
   }
 }

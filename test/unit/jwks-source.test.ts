@@ -129,6 +129,10 @@ describe('JwksSource', () => {
     const source = new JwksSource(url, { ...clock, initialBackoffMs: 2_000, minRefreshIntervalMs: 10_000 });
     for (let i = 0; i < 20; i++) await expect(source.resolve('k1', 'RS256')).rejects.toBeInstanceOf(DependencyUnavailableError);
     expect(count(path)).toBe(1);
+    now += 500; // Retry-After says when the next attempt is due
+    const waiting = (await source.resolve('k1', 'RS256').catch((e: unknown) => e)) as DependencyUnavailableError;
+    expect(waiting.headers['Retry-After']).toBe('2');
+    now -= 500;
     const attemptsAfter = async (ms: number) => {
       now += ms;
       await expect(source.resolve('k1', 'RS256')).rejects.toBeInstanceOf(DependencyUnavailableError);
@@ -153,7 +157,7 @@ describe('JwksSource', () => {
     for (const body of ['null', '[]', '42', '"keys"', 'not json', '']) {
       const error = await new JwksSource(endpoint({ body }).url).resolve('k1', 'RS256').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DependencyUnavailableError);
-      expect((error as DependencyUnavailableError).headers['Retry-After']).toBe('1');
+      expect((error as DependencyUnavailableError).headers['Retry-After']).toBe('2'); // the default first back-off
     }
     const { url, set } = endpoint({ body: jwks(rsaJwk) });
     const source = new JwksSource(url, clock);

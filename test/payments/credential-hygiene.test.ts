@@ -11,6 +11,7 @@ import { sandboxCard } from '../../lib/sandbox/sandbox-cards.js';
 import { checkoutResponse, currentRecipientKey, sandboxSigningKey } from '../support/checkout.js';
 import { answerChallenge, completeThreeDs, pay, payDirectly } from '../support/payments.js';
 import { seedWorld } from '../support/seed.js';
+import { tokenData } from '../support/direct-wallet.js';
 import { platformToken } from '../support/tokens.js';
 
 let token: string;
@@ -18,13 +19,6 @@ beforeAll(async () => {
   token = await platformToken();
 });
 
-const tokenData = (extra: Record<string, unknown> = {}) => ({
-  token: { paymentToken: '4895370012003478', tokenExpirationMonth: '12', tokenExpirationYear: '2029' },
-  dynamicData: { dynamicDataValue: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', dynamicDataType: 'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM' },
-  paymentAccountReference: 'V0010013819219553391925592151',
-  eci: '05',
-  ...extra,
-});
 const monthsFromNow = (months: number) => {
   const date = new Date();
   date.setUTCDate(15);

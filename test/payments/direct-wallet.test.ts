@@ -1,18 +1,12 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { paymentRepository } from '../../lib/composition/payments.js';
 import { seedWorld, setTenant } from '../support/seed.js';
+import { tokenData } from '../support/direct-wallet.js';
 import { platformToken } from '../support/tokens.js';
 import { answerChallenge, authorizerCalls, completeThreeDs, payDirectly } from '../support/payments.js';
 
 let token: string;
 
-const tokenData = (extra: Record<string, unknown> = {}) => ({
-  token: { paymentToken: '4895370012003478', tokenExpirationMonth: '12', tokenExpirationYear: '2029' },
-  dynamicData: { dynamicDataValue: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', dynamicDataType: 'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM' },
-  paymentAccountReference: 'V0010013819219553391925592151',
-  eci: '05',
-  ...extra,
-});
 
 beforeAll(async () => {
   token = await platformToken();

@@ -193,6 +193,10 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       const payment = fn.access === 'payments' || fn.access === 'paymentsDecrypt';
       expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
       expect(props.Timeout, fn.name).toBe(payment ? 15 : 6);
+      // A lease outlives its holder's Lambda: no holder can still be talking to the acquirer
+      // when its lease is taken over (SPEC §3, README "Exactly once").
+      const env: Record<string, string> = props.Environment.Variables;
+      if (payment) expect(Number(env.PAYMENT_LEASE_SECONDS), fn.name).toBeGreaterThan(props.Timeout);
     }
   });
 

@@ -8,6 +8,7 @@ export const handler = apiHandler(
   {
     route: 'GET /config/configs/vctp/encryption-keys',
     access: { kind: 'permission', permission: 'VIEW_UCTP_WALLET_CERTIFICATE' },
+    sessionTokens: 'allowed', // the hosted page (SPEC §1)
     authenticator,
     query: noQuery,
   },

@@ -9,6 +9,7 @@ export const handler = apiHandler(
   {
     route: 'GET /config/merchants/{merchantRef}/configs/vctp',
     access: { kind: 'any' },
+    sessionTokens: 'allowed', // the hosted page (SPEC §1)
     authenticator,
     params: merchantParams,
     query: noQuery,

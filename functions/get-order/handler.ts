@@ -8,6 +8,7 @@ export const handler = apiHandler(
   {
     route: 'GET /transactions/outlets/{outletId}/orders/{orderRef}',
     access: { kind: 'permission', permission: 'VIEW_ORDER' },
+    sessionTokens: 'allowed', // the hosted page (SPEC §1)
     authenticator,
     params: orderParams,
     query: noQuery,

@@ -31,6 +31,17 @@ export function coversMerchant(principal: Principal, merchant: MerchantScope): b
   }
 }
 
+/**
+ * 4.1: a merchant's configuration. An outlet-narrowed tenant token covers only merchants that
+ * own at least one of its outlets (`outlets` of the merchant's configuration).
+ */
+export function coversMerchantConfig(principal: Principal, merchant: MerchantScope & { outlets: readonly string[] }): boolean {
+  if (!coversMerchant(principal, merchant)) return false;
+  if (principal.kind !== 'tenant' || principal.outletIds === undefined) return true;
+  const narrowed = principal.outletIds;
+  return merchant.outlets.some((outletId) => narrowed.has(outletId));
+}
+
 export function coversOutlet(principal: Principal, outlet: OutletScope): boolean {
   if (!coversMerchant(principal, outlet)) return false;
   switch (principal.kind) {

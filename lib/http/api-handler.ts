@@ -6,7 +6,7 @@ import { authenticate } from './authenticate.js';
 import { jsonBodyLimits } from './json-body.js';
 import { problemDetails } from './problem-details.js';
 import { requestContext } from './request-context.js';
-import type { AccessRequirement, ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas } from './types.js';
+import type { AccessRequirement, ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas, SessionTokenPolicy } from './types.js';
 import { validateInput } from './validate.js';
 import { middyOptions, withInvocationDeadline } from './invocation-deadline.js';
 
@@ -14,6 +14,8 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   /** For logs: e.g. "POST /transactions/outlets/{outletId}/orders". */
   route: string;
   access: AccessRequirement;
+  /** Hosted-session tokens are refused (403) unless the route says `'allowed'` (SPEC §1). */
+  sessionTokens?: SessionTokenPolicy;
   authenticator: Authenticator;
 }
 
@@ -32,7 +34,7 @@ export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
     .use(requestContext({ route: definition.route }))
     .use(problemDetails())
     .use(jsonBodyLimits())
-    .use(authenticate({ authenticator: definition.authenticator, requirement: definition.access }))
+    .use(authenticate({ authenticator: definition.authenticator, requirement: definition.access, sessionTokens: definition.sessionTokens }))
     .use(validateInput(definition))
     .handler(async (event, context) => {
       const { api } = context;

@@ -3,24 +3,30 @@ import type { Authenticator } from '../auth/authenticator.js';
 import { describePrincipal } from '../auth/principal.js';
 import { PermissionDeniedError, PlatformTokenRequiredError } from '../errors.js';
 import { headerValue } from './json-body.js';
-import type { AccessRequirement, ApiContext, ApiEvent, ApiResponse } from './types.js';
+import type { AccessRequirement, ApiContext, ApiEvent, ApiResponse, SessionTokenPolicy } from './types.js';
 
 /**
- * Thin glue: the Authenticator verifies the bearer token; this checks the route's realm
- * or permission (SPEC §1 table). Scope (tenant/merchant/outlet) needs the resource, so
+ * Thin glue: the Authenticator verifies the bearer token; this refuses hosted-session tokens
+ * on routes that do not allow them, then checks the route's realm or permission (SPEC §1 table). Scope (tenant/merchant/outlet) needs the resource, so
  * the use case checks it and answers 404.
  */
 export function authenticate(options: {
   authenticator: Authenticator;
   requirement: AccessRequirement;
+  /** Default `'refused'`: see SessionTokenPolicy. */
+  sessionTokens?: SessionTokenPolicy | undefined;
 }): MiddlewareObj<ApiEvent, ApiResponse, Error, ApiContext> {
   const { authenticator, requirement } = options;
+  const sessionTokens = options.sessionTokens ?? 'refused';
   return {
     before: async (request) => {
       const principal = await authenticator.authenticate(headerValue(request.event, 'authorization'));
       const { api } = request.context;
       api.principal = principal;
       api.logger = api.logger.child({ caller: describePrincipal(principal) });
+      if (principal.kind === 'session' && sessionTokens !== 'allowed') {
+        throw new PermissionDeniedError('A hosted-session token cannot use this endpoint.');
+      }
       if (requirement.kind === 'platform' && principal.kind !== 'platform') {
         throw new PlatformTokenRequiredError();
       }

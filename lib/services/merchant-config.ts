@@ -1,4 +1,4 @@
-import { coversMerchant } from '../auth/scope.js';
+import { coversMerchantConfig } from '../auth/scope.js';
 import type { Principal } from '../auth/principal.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import { NotFoundError, OnboardingConflictError } from '../errors.js';
@@ -17,7 +17,7 @@ export type OnboardingInput = Omit<MerchantConfig, 'merchantRef' | 'updatedAt'>;
 /** 4.1: the merchant's configuration with effective enablement and the current key id. */
 export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Principal, merchantRef: string) {
   const merchant = await deps.config.getMerchant(merchantRef);
-  if (!merchant || !coversMerchant(principal, merchant)) throw new NotFoundError();
+  if (!merchant || !coversMerchantConfig(principal, merchant)) throw new NotFoundError();
   return merchantView(deps, merchant);
 }
 

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS, type World } from '../support/endpoints.js';
 import { invoke } from '../support/invoke.js';
-import { seedWorld, uniqueRef } from '../support/seed.js';
+import { seedMerchant, seedWorld, uniqueRef } from '../support/seed.js';
+import { sessionTokenFor } from '../support/sessions.js';
 import { ALL_PERMISSIONS, badTokens, platformToken, tenantToken } from '../support/tokens.js';
 import { sessionRepository } from '../../lib/composition/core.js';
 import { hashSessionToken, newSessionToken } from '../../lib/auth/session-token.js';
@@ -69,6 +70,29 @@ describe.each(ENDPOINTS)('$name', (endpoint) => {
     expect(response.status).toBe(401);
   });
 
+  if (endpoint.sessionTokens === 'allowed') {
+    it("lets a hosted-session token of its own order through; another order's resources are 404", async () => {
+      const response = await call(await sessionTokenFor(world));
+      expect(response.status, JSON.stringify(response.body)).toBe(endpoint.successStatus);
+      if (endpoint.scope !== 'none') {
+        const other = await seedWorld();
+        const foreign = await call(await sessionTokenFor(world), other);
+        expect(foreign.status).toBe(404);
+        expect(foreign.body.code).toBe('NOT_FOUND');
+      }
+    });
+  } else {
+    it('answers 403 PERMISSION_DENIED to a hosted-session token, even of its own order, before the use case', async () => {
+      for (const token of [await sessionTokenFor(world), await sessionTokenFor(await seedWorld())]) {
+        const response = await call(token);
+        expect(response.status, JSON.stringify(response.body)).toBe(403);
+        expect(response.body.code).toBe('PERMISSION_DENIED');
+        expect(response.body.detail).toMatch(/hosted-session token/);
+        expect(response.raw).not.toContain(token);
+      }
+    });
+  }
+
   if (endpoint.access.kind === 'permission') {
     const permission = endpoint.access.permission;
     it(`answers 403 PERMISSION_DENIED without ${permission}`, async () => {
@@ -113,6 +137,24 @@ describe.each(ENDPOINTS)('$name', (endpoint) => {
       expect(other.status).toBe(404);
       const same = await call(await tenantToken({ tenantRef: world.tenantRef, merchantRef: world.merchantRef }));
       expect(same.status).toBe(endpoint.successStatus);
+    });
+  }
+
+  if (endpoint.scope === 'merchant') {
+    // SPEC §1, 4.1: an outlet-narrowed token covers only merchants owning one of its outlets.
+    it('answers 404 for a token narrowed to outlets of another merchant or unknown outlets, and succeeds when one outlet is this merchant\'s', async () => {
+      const sibling = await seedMerchant({ tenantRef: world.tenantRef });
+      for (const outletIds of [[sibling.outletId], [sibling.outletId, sibling.otherOutletId], [uniqueRef('o')], []]) {
+        const response = await call(await tenantToken({ tenantRef: world.tenantRef, outletIds }));
+        expect(response.status, outletIds.join(',')).toBe(404);
+        expect(response.body.code).toBe('NOT_FOUND');
+      }
+      for (const outletIds of [[world.outletId], [world.otherOutletId], [sibling.outletId, world.otherOutletId]]) {
+        const response = await call(await tenantToken({ tenantRef: world.tenantRef, outletIds }));
+        expect(response.status, outletIds.join(',')).toBe(endpoint.successStatus);
+      }
+      const narrowedBoth = await call(await tenantToken({ tenantRef: world.tenantRef, merchantRef: world.merchantRef, outletIds: [sibling.outletId] }));
+      expect(narrowedBoth.status).toBe(404);
     });
   }
 

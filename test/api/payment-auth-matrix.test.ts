@@ -5,7 +5,9 @@ import type { World } from '../support/endpoints.js';
 import { seedWorld, uniqueRef } from '../support/seed.js';
 import { ALL_PERMISSIONS, badTokens, platformToken, tenantToken } from '../support/tokens.js';
 import { checkoutResponse } from '../support/checkout.js';
-import { completeThreeDs, pay, payDirectly } from '../support/payments.js';
+import { authorizerCalls, completeThreeDs, pay, payDirectly } from '../support/payments.js';
+import { handler as getOrder } from '../../functions/get-order/handler.js';
+import { invoke } from '../support/invoke.js';
 import type { InvokeResult } from '../support/invoke.js';
 
 /**
@@ -21,12 +23,16 @@ const directBody = {
 };
 const cres = Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: 'tx' })).toString('base64url');
 
-const endpoints: { name: string; call: Call; passed: (r: InvokeResult) => boolean }[] = [
-  { name: '4.3 click-to-pay', call: async (w, t) => pay(w, t, await checkoutResponse()), passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED' },
-  { name: '4.4 direct', call: (w, t) => payDirectly(w, t, directBody), passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED' },
+/** `sessionTokens`: SPEC §1 — a hosted-session token (the shopper's browser) may pay with 4.3 and finish 3DS, never 4.4. */
+const endpoints: { name: string; call: Call; passed: (r: InvokeResult) => boolean; sessionTokens: 'allowed' | 'refused' }[] = [
+  { name: '4.3 click-to-pay', call: async (w, t) => pay(w, t, await checkoutResponse()), passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED', sessionTokens: 'allowed' },
+  { name: '4.4 direct', call: (w, t) => payDirectly(w, t, directBody), passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED', sessionTokens: 'refused' },
   // A fresh payment is STARTED, so 4.10 answers 409: the request passed authentication and scope.
-  { name: '4.10 3ds', call: (w, t) => completeThreeDs(w, t, cres), passed: (r) => r.status === 409 && r.body.code === 'PAYMENT_STATE_CONFLICT' },
+  { name: '4.10 3ds', call: (w, t) => completeThreeDs(w, t, cres), passed: (r) => r.status === 409 && r.body.code === 'PAYMENT_STATE_CONFLICT', sessionTokens: 'allowed' },
 ];
+
+const readOrder = (w: World, token: string) =>
+  invoke(getOrder, { path: `/transactions/outlets/${w.outletId}/orders/${w.orderRef}`, pathParameters: { outletId: w.outletId, orderRef: w.orderRef }, token });
 
 let bad: Record<string, string>;
 beforeAll(async () => {
@@ -35,7 +41,7 @@ beforeAll(async () => {
 
 const fresh = () => seedWorld({}, { directWallet: true });
 
-describe.each(endpoints)('$name', ({ call, passed }) => {
+describe.each(endpoints)('$name', ({ call, passed, sessionTokens }) => {
   it('gets through with a platform token, a tenant token, and merchant- or outlet-narrowed tokens of the owner', async () => {
     const w1 = await fresh();
     expect(passed(await call(w1, await platformToken()))).toBe(true);
@@ -76,13 +82,28 @@ describe.each(endpoints)('$name', ({ call, passed }) => {
     expect((await call({ ...world, outletId: world.otherOutletId }, await platformToken())).status).toBe(404);
   });
 
-  it("a hosted session pays its own order only; an expired one is a 401", async () => {
+  it(sessionTokens === 'allowed'
+    ? 'a hosted session gets through for its own order only; an expired one is a 401'
+    : 'a hosted session is refused with 403 PERMISSION_DENIED, even for its own order; an expired one is a 401', async () => {
     const [own, other] = [await fresh(), await fresh()];
     const token = newSessionToken();
     const session = { orderRef: own.orderRef, outletId: own.outletId, merchantRef: own.merchantRef, tenantRef: own.tenantRef, createdAt: new Date().toISOString() };
     await sessionRepository.create({ ...session, tokenHash: hashSessionToken(token), expiresAt: Math.floor(Date.now() / 1000) + 600 });
-    expect((await call(other, token)).status).toBe(404);
-    expect(passed(await call(own, token))).toBe(true);
+    if (sessionTokens === 'allowed') {
+      expect((await call(other, token)).status).toBe(404);
+      expect(passed(await call(own, token))).toBe(true);
+    } else {
+      for (const world of [own, other]) {
+        const refused = await call(world, token);
+        expect(refused.status).toBe(403);
+        expect(refused.body.code).toBe('PERMISSION_DENIED');
+        expect(authorizerCalls(world.paymentRef)).toBe(0);
+        // Refused before the use case: the payment is untouched and an access token can still pay it.
+        const order = await readOrder(world, await platformToken());
+        expect(order.body.payments[0].state).toBe('STARTED');
+      }
+      expect(passed(await call(own, await platformToken()))).toBe(true);
+    }
     const expired = newSessionToken();
     await sessionRepository.create({ ...session, tokenHash: hashSessionToken(expired), expiresAt: Math.floor(Date.now() / 1000) - 1 });
     expect((await call(await fresh(), expired)).status).toBe(401);

@@ -17,6 +17,11 @@ export interface EndpointCase {
   /** The level at which scope is checked: which narrowed tokens must get a 404. */
   scope: 'none' | 'tenant' | 'merchant' | 'outlet' | 'order';
   successStatus: number;
+  /**
+   * Whether a hosted-session token of the world's order may call it (SPEC §1). Omitted means
+   * refused (403 PERMISSION_DENIED), the service's default for every route.
+   */
+  sessionTokens?: 'allowed';
 }
 
 const paymentMethods = { paymentMethods: { CLICK_TO_PAY: { enabled: true } } };
@@ -31,6 +36,7 @@ export const ENDPOINTS: EndpointCase[] = [
     access: { kind: 'any' },
     scope: 'merchant',
     successStatus: 200,
+    sessionTokens: 'allowed',
   },
   {
     name: '4.2 GET encryption keys',
@@ -39,6 +45,7 @@ export const ENDPOINTS: EndpointCase[] = [
     access: { kind: 'permission', permission: 'VIEW_UCTP_WALLET_CERTIFICATE' },
     scope: 'none',
     successStatus: 200,
+    sessionTokens: 'allowed',
   },
   {
     name: '4.5 PUT platform payment methods',
@@ -122,6 +129,7 @@ export const ENDPOINTS: EndpointCase[] = [
     access: { kind: 'permission', permission: 'VIEW_ORDER' },
     scope: 'order',
     successStatus: 200,
+    sessionTokens: 'allowed',
   },
   {
     name: '4.9 POST hosted session',

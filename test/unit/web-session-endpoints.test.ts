@@ -1,0 +1,26 @@
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * SPEC §1: the hosted page holds a session token, which 4.4 Direct Wallet refuses. The page
+ * must not even try: its sources name only the service paths a session token may use.
+ */
+async function sources(dir: string): Promise<{ file: string; text: string }[]> {
+  const entries = await readdir(dir, { withFileTypes: true });
+  const nested = await Promise.all(
+    entries.map((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : Promise.resolve(/\.(ts|tsx)$/.test(entry.name) ? [join(dir, entry.name)] : []).then(async (files) => Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'utf8') })))))),
+  );
+  return nested.flat();
+}
+
+describe('hosted page (web/src) and session tokens', () => {
+  it('never calls 4.4 Direct Wallet or any lifecycle/configuration write', async () => {
+    const files = await sources(join(process.cwd(), 'web', 'src'));
+    expect(files.length).toBeGreaterThan(5);
+    for (const { file, text } of files) {
+      expect(text, file).not.toMatch(/click-to-pay\/direct|\/direct['`"]/);
+      expect(text, file).not.toMatch(/hosted-sessions|payment-methods|\/captures|\/reversals|\/refunds|payment-links|configs\/webhooks/);
+    }
+  });
+});

@@ -7,11 +7,8 @@ import { describe, expect, it } from 'vitest';
  * must not even try: its sources name only the service paths a session token may use.
  */
 async function sources(dir: string): Promise<{ file: string; text: string }[]> {
-  const entries = await readdir(dir, { withFileTypes: true });
-  const nested = await Promise.all(
-    entries.map((entry) => (entry.isDirectory() ? sources(join(dir, entry.name)) : Promise.resolve(/\.(ts|tsx)$/.test(entry.name) ? [join(dir, entry.name)] : []).then(async (files) => Promise.all(files.map(async (file) => ({ file, text: await readFile(file, 'utf8') })))))),
-  );
-  return nested.flat();
+  const names = (await readdir(dir, { recursive: true })).filter((name) => /\.(ts|tsx)$/.test(name));
+  return Promise.all(names.map(async (name) => ({ file: name, text: await readFile(join(dir, name), 'utf8') })));
 }
 
 describe('hosted page (web/src) and session tokens', () => {

@@ -12,6 +12,11 @@ export interface InvokeOptions {
   /** An object is sent as JSON; a string is sent as is. */
   body?: unknown;
   contentType?: string | null;
+  /**
+   * The event's `body` exactly as given, not serialized (serverless-offline passes a JSON
+   * payload that parses to `false` or `0` as that value). `contentType` still applies.
+   */
+  rawEventBody?: unknown;
   sourceIp?: string;
   /** The Lambda timeout the context reports (default 15 s, the payment functions'). */
   timeoutMs?: number;
@@ -36,6 +41,7 @@ export async function invoke(handler: LambdaHandler, options: InvokeOptions = {}
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
     if (options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
   }
+  if (options.rawEventBody !== undefined && options.contentType !== null) headers['content-type'] = options.contentType ?? 'application/json';
   const method = options.method ?? 'GET';
   const path = options.path ?? '/';
   const event = {
@@ -46,7 +52,7 @@ export async function invoke(handler: LambdaHandler, options: InvokeOptions = {}
     headers,
     queryStringParameters: options.query,
     pathParameters: options.pathParameters,
-    body,
+    body: options.rawEventBody !== undefined ? options.rawEventBody : body,
     isBase64Encoded: false,
     requestContext: {
       accountId: '000000000000',

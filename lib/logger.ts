@@ -1,19 +1,21 @@
+import { redactCardNumbers } from './redact-card-numbers.js';
+
 /**
  * Structured JSON logger. One line per event on stdout (CloudWatch-friendly). Values under
- * sensitive-looking keys are replaced, and long digit runs (PAN/token shaped) are masked in
- * every string, so a careless `logger.info('x', { body })` cannot leak card data.
+ * sensitive-looking keys are replaced, and card numbers (Luhn-valid 13–19 digit runs, see
+ * redact-card-numbers.ts) are masked in every string, so a careless
+ * `logger.info('x', { body })` cannot leak card data — and ids such as UUIDs stay whole.
  */
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
 const SENSITIVE_KEY = /token|authorization|secret|password|cryptogram|pan$|primaryaccount|cvv|cvc|securitycode|privatekey|plaintext|ciphertext|encrypted|jwe|jws|dynamicdata|^d$|^p$|^q$|creq|cres/i;
-const DIGIT_RUN = /\d[\d -]{10,}\d/g;
 const MAX_DEPTH = 6;
 
 export type LogFields = Record<string, unknown>;
 
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return value.replace(DIGIT_RUN, '[redacted-digits]');
+  if (typeof value === 'string') return redactCardNumbers(value);
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[truncated]';
   if (value instanceof Error) return serializeError(value, depth);

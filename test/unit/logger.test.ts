@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Logger, redact } from '../../lib/logger.js';
+import { luhnValid, REDACTED_CARD_NUMBER } from '../../lib/redact-card-numbers.js';
 import { CheckoutDecryptionFailedError } from '../../lib/errors.js';
 
 describe('structured logger', () => {
@@ -37,5 +39,66 @@ describe('structured logger', () => {
     expect(out).toContain('CheckoutDecryptionFailedError');
     expect(out).toContain('tag mismatch');
     expect(out).not.toContain('4895370012003478');
+  });
+});
+
+describe('card-number redaction (field names plus Luhn-valid 13–19 digit runs)', () => {
+  const PANS = ['4111111111111111', '5555555555554444', '378282246310005', '4895370012003478', '6011000990139424', '4000056655665556', '4222222222222'];
+
+  it('never cuts a UUID, whatever its digits (property)', () => {
+    fc.assert(
+      fc.property(fc.uuid(), fc.constantFrom('', 'paymentRef ', '"', 'x ', '/orders/'), (uuid, prefix) => {
+        expect(redact(`${prefix}${uuid}`)).toBe(`${prefix}${uuid}`);
+        expect(JSON.stringify(redact({ paymentRef: uuid, message: `payment ${uuid} authorised` }))).toBe(
+          JSON.stringify({ paymentRef: uuid, message: `payment ${uuid} authorised` }),
+        );
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('keeps an all-digit UUID and the issue\'s example whole', () => {
+    for (const id of ['12345678-1234-1234-1234-123456789012', 'f0745073-fc9a-4bc1-2345-678901234567', 'o-4111111111111111', 'ref_4111111111111111', '4111111111111111x']) {
+      expect(redact(id)).toBe(id);
+    }
+  });
+
+  it('redacts PANs plain, spaced, hyphenated, inside a sentence and inside JSON text', () => {
+    for (const pan of PANS) {
+      expect(luhnValid(pan)).toBe(true);
+      const spaced = pan.replace(/(\d{4})(?=\d)/g, '$1 ');
+      const hyphenated = pan.replace(/(\d{4})(?=\d)/g, '$1-');
+      for (const text of [pan, spaced, hyphenated, `card ${spaced} declined`, `pan=${pan}.`, JSON.stringify({ pan: hyphenated, n: 1 }), `(${pan})`, `-${pan}`]) {
+        const out = redact(text) as string;
+        expect(out, text).toContain(REDACTED_CARD_NUMBER);
+        expect(out.replace(/\D/g, ''), text).not.toContain(pan.slice(6));
+      }
+    }
+    expect(redact('order 1000 card 4111 1111 1111 1111 at 12:00')).toBe(`order 1000 card ${REDACTED_CARD_NUMBER} at 12:00`);
+    expect(redact('2026-01-15 4111111111111111')).toBe(`2026-01-15 ${REDACTED_CARD_NUMBER}`);
+  });
+
+  it('keeps long numbers that fail Luhn: epoch milliseconds, amounts, references', () => {
+    const survivors = ['1732377600001', '1700000000000', '100000000000000', '4111111111111112', '1250 3300 1275 9000', '12345678901234567890123'];
+    for (const text of survivors) {
+      if (text.replace(/\D/g, '').length <= 19) expect(luhnValid(text.replace(/\D/g, '')), text).toBe(false);
+      expect(redact(`at ${text} ms`)).toBe(`at ${text} ms`);
+    }
+    // Not card-number shaped at all: too short, or separated by more than one character.
+    for (const text of ['411111111111', '4111  1111  1111  1111', '4111/1111/1111/1111']) expect(redact(text)).toBe(text);
+  });
+
+  it('property: any Luhn-valid 13–19 digit number standing alone is redacted, in any grouping', () => {
+    const luhnNumber = fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 18 }).map((digits) => {
+      for (let check = 0; check <= 9; check += 1) if (luhnValid(digits.join('') + check)) return digits.join('') + check;
+      throw new Error('unreachable');
+    });
+    fc.assert(
+      fc.property(luhnNumber, fc.constantFrom('', ' ', '-'), fc.constantFrom(3, 4, 5), (pan, separator, group) => {
+        const grouped = separator ? pan.replace(new RegExp(`(\\d{${group}})(?=\\d)`, 'g'), `$1${separator}`) : pan;
+        expect(redact(`card ${grouped} here`)).toBe(`card ${REDACTED_CARD_NUMBER} here`);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -378,6 +378,34 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
   });
 
+  it('configures no CORS by default: the hosted page is same-origin (corsAllowedOrigins unset)', () => {
+    const [api] = ofType('AWS::ApiGatewayV2::Api');
+    expect(api).toBeDefined();
+    expect(api![1].Properties.CorsConfiguration).toBeUndefined();
+    expect(JSON.stringify(template)).not.toMatch(/AllowOrigins|Access-Control-Allow-Origin/);
+  });
+
+  it('throttles every sandbox route on the $default stage, after the routes exist', () => {
+    const [stageId, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
+    expect(stageId).toBe('HttpApiStage');
+    const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = stage.Properties.RouteSettings;
+    const sandboxRoutes = routeTable.flatMap((fn) => fn.routes).filter((route) => route.includes(' /sandbox/')).sort();
+    expect(sandboxRoutes.length).toBeGreaterThan(8);
+    expect(Object.keys(settings).sort()).toEqual(sandboxRoutes);
+    for (const [routeKey, setting] of Object.entries(settings)) {
+      expect(setting.ThrottlingRateLimit, routeKey).toBeGreaterThan(0);
+      expect(setting.ThrottlingRateLimit, routeKey).toBeLessThanOrEqual(20);
+      expect(setting.ThrottlingBurstLimit, routeKey).toBeGreaterThanOrEqual(setting.ThrottlingRateLimit);
+    }
+    expect(settings['POST /sandbox/src/init']!.ThrottlingRateLimit).toBeLessThanOrEqual(5);
+    expect(settings['POST /sandbox/src/otp/validate']!.ThrottlingRateLimit).toBeLessThanOrEqual(5);
+    const routeIds = new Map(ofType('AWS::ApiGatewayV2::Route').map(([id, r]) => [r.Properties.RouteKey as string, id]));
+    const dependsOn = asArray(stage.DependsOn);
+    for (const routeKey of sandboxRoutes) expect(dependsOn, routeKey).toContain(routeIds.get(routeKey));
+    // The API's own routes are not throttled per route (account and stage defaults apply).
+    expect(Object.keys(settings).some((key) => key.includes('/transactions/') || key.includes('/config/'))).toBe(false);
+  });
+
   it('outputs the API URL, table names and key ARN', () => {
     const outputs = Object.keys(template.Outputs ?? {});
     expect(outputs).toEqual(expect.arrayContaining(['HttpApiUrl', 'PayloadKeyArn', 'ConfigTableName', 'OrdersTableName', 'SessionsTableName', 'ReplayTableName']));

@@ -2,6 +2,7 @@ import { documentClient } from '../aws/clients.js';
 import { sandboxConfig } from '../config/sandbox-config.js';
 import { serviceConfig } from '../config/service-config.js';
 import { SandboxSrcNetwork } from '../sandbox/src/network.js';
+import { DEFAULT_SRC_LIMITS, SrcRateLimiter } from '../sandbox/src/rate-limits.js';
 import { SrcSessionStore } from '../sandbox/src/session-store.js';
 import { NetworkSigningKeys } from '../sandbox/src/signing-keys.js';
 import { payloadKeyVault } from './keys.js';
@@ -17,6 +18,8 @@ export const sandboxSrcNetwork: SandboxSrcNetwork | undefined = sandboxConfig.SA
       sessions: new SrcSessionStore(documentClient, serviceConfig.SESSIONS_TABLE),
       signingKeys: new NetworkSigningKeys(sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL),
       payloadKeys: payloadKeyVault,
+      limiter: new SrcRateLimiter(documentClient, serviceConfig.SESSIONS_TABLE),
+      limits: DEFAULT_SRC_LIMITS,
       now: Date.now,
     })
   : undefined;

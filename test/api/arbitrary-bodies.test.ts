@@ -80,7 +80,8 @@ const TARGETS: Target[] = [
   ...Object.entries(SRC_BODIES).map(([operation, valid]): Target => ({
     name: `sandbox SRC POST /${operation}`,
     load: () => import('../../functions/sandbox-src/handler.js'),
-    request: () => ({ method: 'POST', path: `/sandbox/src/${operation}` }),
+    // Its own caller address: the sessions it opens count against no other test's client limit.
+    request: () => ({ method: 'POST', path: `/sandbox/src/${operation}`, sourceIp: '192.0.2.77' }),
     valid,
     sandbox: true,
   })),

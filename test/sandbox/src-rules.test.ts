@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DependencyUnavailableError, InternalError } from '../../lib/errors.js';
 import { SrcError } from '../../lib/sandbox/src/errors.js';
-import { OTP, resendOtp, startOtp, validateOtp } from '../../lib/sandbox/src/otp.js';
+import { attemptsLeft, OTP, resendOtp, startOtp, validateOtp } from '../../lib/sandbox/src/otp.js';
 import type { SrcSessionState } from '../../lib/sandbox/src/session-store.js';
 import { NetworkSigningKeys } from '../../lib/sandbox/src/signing-keys.js';
 
@@ -15,16 +15,32 @@ describe('OTP rules', () => {
   it('expires a code after 10 minutes, and a resend renews it without giving back attempts', () => {
     const sent = startOtp(fresh, 'returning', 'EMAIL', T0);
     const wrong = validateOtp(sent, '000000', T0 + 1000);
-    expect(wrong.state.otp?.attemptsLeft).toBe(2);
+    expect(attemptsLeft(wrong.state)).toBe(2);
     const late = validateOtp(wrong.state, OTP.code, T0 + OTP.validForMs + 1);
     expect(late.reply).toBeInstanceOf(SrcError);
     expect((late.reply as SrcError).reason).toBe('OTP_EXPIRED');
     const resent = resendOtp(late.state, T0 + OTP.validForMs + 2);
-    expect(resent.state.otp).toMatchObject({ attemptsLeft: 2, resendsLeft: 2, issuedAt: T0 + OTP.validForMs + 2 });
+    expect(resent.state.otp).toMatchObject({ resendsLeft: 2, issuedAt: T0 + OTP.validForMs + 2 });
+    expect(attemptsLeft(resent.state)).toBe(2);
     const ok = validateOtp(resent.state, OTP.code, T0 + OTP.validForMs + 3);
     expect(ok.reply).toBe('authenticated');
     expect(ok.state.authenticated).toBe(true);
     expect(ok.state.otp).toBeUndefined();
+  });
+});
+
+describe('OTP attempts survive a new lookup (issue 7)', () => {
+  it('a fresh code after another lookup or a sign-out keeps the session\'s spent attempts', () => {
+    const sent = startOtp(fresh, 'returning', 'EMAIL', T0);
+    const twice = validateOtp(validateOtp(sent, '000000', T0).state, '111111', T0).state;
+    expect(attemptsLeft(twice)).toBe(1);
+    const { otp: _otp, consumerId: _consumer, ...signedOut } = twice;
+    for (const again of [startOtp(twice, 'returning', 'EMAIL', T0 + 1), startOtp({ ...signedOut, authenticated: false }, 'sms-only', 'SMS', T0 + 1)]) {
+      expect(attemptsLeft(again)).toBe(1);
+      const third = validateOtp(again, '222222', T0 + 2);
+      expect((third.reply as SrcError).reason).toBe('RETRIES_EXCEEDED');
+      expect(third.state.locked).toBe(true);
+    }
   });
 });
 

@@ -20,7 +20,11 @@ export type SrcErrorReason =
   | 'UNKNOWN_CARD'
   | 'CHECKOUT_FAILED'
   | 'PAYLOAD_TOO_LARGE'
-  | 'UNSUPPORTED_MEDIA_TYPE';
+  | 'UNSUPPORTED_MEDIA_TYPE'
+  // 429s of the abuse limits (rate-limits.ts), each with `retryAfterSeconds`:
+  | 'OTP_ATTEMPTS_EXCEEDED'
+  | 'LOOKUP_LIMIT'
+  | 'SESSION_LIMIT';
 
 export class SrcError extends Error {
   constructor(

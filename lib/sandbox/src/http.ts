@@ -8,7 +8,7 @@ import { problemResponse } from '../../http/problem-details.js';
 import { requestContext } from '../../http/request-context.js';
 import type { ApiContext, ApiEvent, ApiResponse } from '../../http/types.js';
 import { SrcError, type SrcErrorReason } from './errors.js';
-import type { SandboxSrcNetwork } from './network.js';
+import type { SandboxSrcNetwork, SrcClient } from './network.js';
 import * as schemas from './schemas.js';
 
 interface Operation {
@@ -16,10 +16,10 @@ interface Operation {
   /** The reason of a schema violation outside `sessionId` (e.g. a bad card → INVALID_CARD). */
   invalid: SrcErrorReason;
   status: number;
-  run: (network: SandboxSrcNetwork, body: never) => Promise<unknown>;
+  run: (network: SandboxSrcNetwork, body: never, client: SrcClient) => Promise<unknown>;
 }
 
-const op = <S extends z.ZodType>(schema: S, run: (network: SandboxSrcNetwork, body: z.output<S>) => Promise<unknown>, invalid: SrcErrorReason = 'INVALID_REQUEST', status = 200): Operation => ({
+const op = <S extends z.ZodType>(schema: S, run: (network: SandboxSrcNetwork, body: z.output<S>, client: SrcClient) => Promise<unknown>, invalid: SrcErrorReason = 'INVALID_REQUEST', status = 200): Operation => ({
   schema,
   invalid,
   status,
@@ -28,7 +28,7 @@ const op = <S extends z.ZodType>(schema: S, run: (network: SandboxSrcNetwork, bo
 
 /** Path → operation: the POST routes of functions/routes.json (function sandboxSrc). */
 export const SRC_OPERATIONS: Readonly<Record<string, Operation>> = {
-  '/sandbox/src/init': op(schemas.initBody, (n, b) => n.init(b), 'INVALID_DPA'),
+  '/sandbox/src/init': op(schemas.initBody, (n, b, c) => n.init(b, c), 'INVALID_DPA'),
   '/sandbox/src/identity-lookup': op(schemas.identityLookupBody, (n, b) => n.identityLookup(b), 'INVALID_IDENTITY'),
   '/sandbox/src/otp/resend': op(schemas.sessionBody, (n, b) => n.resendOtp(b)),
   '/sandbox/src/otp/validate': op(schemas.validateOtpBody, (n, b) => n.validateOtp(b)),
@@ -65,11 +65,13 @@ function routeHandler(path: string, operation: Operation | undefined, network: S
           const onSession = parsed.error.issues.some((issue) => issue.path[0] === 'sessionId' || issue.path.length === 0);
           throw new SrcError(400, onSession ? 'INVALID_REQUEST' : operation.invalid, 'The request is invalid.');
         }
-        return reply(operation.status, await operation.run(network, parsed.data as never));
+        const client: SrcClient = { ip: event.requestContext?.http?.sourceIp ?? 'unknown' };
+        return reply(operation.status, await operation.run(network, parsed.data as never, client));
       } catch (error) {
         if (error instanceof SrcError) {
           api.logger.info('sandbox SRC refused', { reason: error.reason, status: error.status });
-          return reply(error.status, error.toBody());
+          const retryAfter = error.extra.retryAfterSeconds;
+          return reply(error.status, error.toBody(), retryAfter === undefined ? {} : { 'Retry-After': String(retryAfter) });
         }
         const unavailable = error instanceof DependencyUnavailableError;
         api.logger.error('sandbox SRC failed', { error });

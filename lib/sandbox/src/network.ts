@@ -6,7 +6,8 @@ import { catalogueCards, maskCatalogueCard, maskEnrolledCard, type MaskedCard } 
 import { checkoutResult } from './checkout.js';
 import { checkEnrollmentJwe, maskedEnrollment } from './enrollment.js';
 import { notAuthenticated, sessionNotFound, SrcError } from './errors.js';
-import { resendOtp, startOtp, validateOtp, type RuleResult } from './otp.js';
+import { otpOutcome, resendOtp, startOtp, validateOtp, type RuleResult } from './otp.js';
+import type { LimitName, SrcLimits, WindowLimit } from './rate-limits.js';
 import type { CheckoutBody, EnrollCardBody, IdentityLookupBody, InitBody, ValidateOtpBody } from './schemas.js';
 import type { NetworkSigningKeys } from './signing-keys.js';
 import type { SrcSession, SrcSessionState, SrcSessionStore } from './session-store.js';
@@ -16,7 +17,18 @@ export interface SandboxSrcDeps {
   signingKeys: NetworkSigningKeys;
   /** The service's payload keys (4.2), current first: enrollment JWEs and checkout payloads use [0]. */
   payloadKeys: { publicKeys(): Promise<PayloadPublicKey[]> };
+  /** Abuse limits (rate-limits.ts): counters shared by every instance. */
+  limiter: {
+    consume(limit: LimitName, subject: string, rule: WindowLimit, nowMs: number): Promise<void>;
+    check(limit: LimitName, subject: string, rule: WindowLimit, nowMs: number): Promise<void>;
+  };
+  limits: SrcLimits;
   now: () => number;
+}
+
+/** Who calls the network, as far as it can tell: the caller's IP address (API Gateway's sourceIp). */
+export interface SrcClient {
+  ip: string;
 }
 
 /** Enough for a demo, small enough to keep one session item far below DynamoDB's 400 KB. */
@@ -27,6 +39,7 @@ type LookupReply = { consumerPresent: boolean; maskedValidationChannel?: string;
 type ResendReply = { channel: ValidationChannel; resendsLeft: number; consumerId: string | undefined };
 
 const accountLocked = () => new SrcError(403, 'ACCOUNT_LOCKED', 'This Click to Pay account is locked.');
+const sessionLookupLimit = () => new SrcError(429, 'LOOKUP_LIMIT', 'Too many identity lookups in this session: start a new one.');
 
 /**
  * The sandbox Click to Pay network (docs/sandbox-src-contract.md): what Visa's or
@@ -36,20 +49,34 @@ const accountLocked = () => new SrcError(403, 'ACCOUNT_LOCKED', 'This Click to P
 export class SandboxSrcNetwork {
   constructor(private readonly deps: SandboxSrcDeps) {}
 
-  async init(body: InitBody): Promise<{ sessionId: string }> {
+  async init(body: InitBody, client: SrcClient): Promise<{ sessionId: string }> {
     // Documented trigger for "SDK initialization failure".
     if (body.dpaId.startsWith('invalid-')) throw new SrcError(400, 'INVALID_DPA', 'The DPA is not known to the network.');
+    await this.deps.limiter.consume('sessions', client.ip, this.deps.limits.sessionsPerClient, this.deps.now());
     const sessionId = `src_${randomBytes(32).toString('base64url')}`;
     const cardBrands = [...new Set(body.cardBrands.map((brand) => brand.toUpperCase()))];
     await this.deps.sessions.create(sessionId, { dpaId: body.dpaId, cardBrands, authenticated: false, locked: false, enrolledCards: [] }, this.deps.now());
     return { sessionId };
   }
 
-  identityLookup({ sessionId, identity }: IdentityLookupBody) {
+  /**
+   * Limits first (docs: "Limits"): the session's own lookup count, then — only for a live,
+   * unlocked session and a consumer that exists — the consumer's, so that nobody can spend a
+   * consumer's budget without a session. The rule checks the session again when it writes.
+   */
+  async identityLookup({ sessionId, identity }: IdentityLookupBody) {
+    const current = await this.session(sessionId);
+    if (current.state.locked) throw accountLocked();
+    if ((current.state.lookups ?? 0) >= this.deps.limits.lookupsPerSession) throw sessionLookupLimit();
+    const consumer = findConsumer(identity);
+    if (consumer && !consumer.locked) {
+      await this.deps.limiter.consume('identity-lookups', consumer.id, this.deps.limits.lookupsPerConsumer, this.deps.now());
+    }
     return this.change<LookupReply>(sessionId, (state) => {
       if (state.locked) return { state, reply: accountLocked() };
-      const consumer = findConsumer(identity);
-      const anonymous = forgetConsumer(state, { keepCards: true });
+      const lookups = state.lookups ?? 0;
+      if (lookups >= this.deps.limits.lookupsPerSession) return { state, reply: sessionLookupLimit() };
+      const anonymous = forgetConsumer({ ...state, lookups: lookups + 1 }, { keepCards: true });
       if (!consumer) return { state: anonymous, reply: { consumerPresent: false } };
       if (consumer.locked) return { state: anonymous, reply: accountLocked() };
       const channel = channelFor(identity.type);
@@ -57,7 +84,7 @@ export class SandboxSrcNetwork {
         state: startOtp(anonymous, consumer.id, channel, this.deps.now()),
         reply: { consumerPresent: true, maskedValidationChannel: maskedChannel(consumer, channel), validationChannel: channel },
       };
-    });
+    }, current);
   }
 
   async resendOtp({ sessionId }: { sessionId: string }) {
@@ -68,11 +95,22 @@ export class SandboxSrcNetwork {
     return { maskedValidationChannel: maskedChannel(consumerById(consumerId)!, channel), resendsLeft };
   }
 
+  /**
+   * A wrong code is counted against the consumer (across all sessions) before the session
+   * records it; once the consumer's window is full, every code — the right one too — is
+   * refused with 429 OTP_ATTEMPTS_EXCEEDED, so the answer tells a guesser nothing.
+   */
   async validateOtp({ sessionId, otp }: ValidateOtpBody) {
-    const state = await this.change<SrcSessionState>(sessionId, (current) => {
-      const { state: next, reply } = validateOtp(current, otp, this.deps.now());
+    const current = await this.session(sessionId);
+    const consumerId = current.state.consumerId;
+    const outcome = otpOutcome(current.state, otp, this.deps.now());
+    const rule = this.deps.limits.otpFailuresPerConsumer;
+    if (consumerId && outcome === 'wrong') await this.deps.limiter.consume('otp-failures', consumerId, rule, this.deps.now());
+    if (consumerId && outcome === 'correct') await this.deps.limiter.check('otp-failures', consumerId, rule, this.deps.now());
+    const state = await this.change<SrcSessionState>(sessionId, (latest) => {
+      const { state: next, reply } = validateOtp(latest, otp, this.deps.now());
       return { state: next, reply: reply instanceof SrcError ? reply : next };
-    });
+    }, current);
     const consumer = consumerById(state.consumerId)!;
     // The documented cards-error consumer: authenticated, but its card list cannot be read.
     if (consumer.cardsUnavailable) return { consumer: maskedConsumer(consumer) };
@@ -134,11 +172,12 @@ export class SandboxSrcNetwork {
 
   /**
    * Read → rule → conditional write, retried when a concurrent request changed the session
-   * first. A refusal is thrown only after its state (e.g. one attempt fewer) is saved.
+   * first (`justRead`: a session the caller read a moment ago, used for the first try). A
+   * refusal is thrown only after its state (e.g. one attempt fewer) is saved.
    */
-  private async change<T>(sessionId: string, rule: (state: SrcSessionState) => RuleResult<T>): Promise<T> {
+  private async change<T>(sessionId: string, rule: (state: SrcSessionState) => RuleResult<T>, justRead?: SrcSession): Promise<T> {
     for (let attempt = 1; ; attempt += 1) {
-      const session = await this.session(sessionId);
+      const session = attempt === 1 && justRead ? justRead : await this.session(sessionId);
       const { state, reply } = rule(session.state);
       try {
         if (state !== session.state) await this.deps.sessions.save(sessionId, session, state, this.deps.now());

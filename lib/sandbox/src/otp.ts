@@ -23,14 +23,33 @@ export interface RuleResult<T> {
 const noPendingOtp = () => new SrcError(409, 'NO_PENDING_OTP', 'No one-time code is pending for this session.');
 const retriesExceeded = () => new SrcError(403, 'RETRIES_EXCEEDED', 'Too many wrong codes: this session is locked.');
 
-/** A fresh code after a successful identity lookup: full attempts and resends. */
+/**
+ * A fresh code after a successful identity lookup: full resends, but the session's wrong
+ * attempts stay spent (`otpFailures`): a new lookup never gives attempts back.
+ */
 export function startOtp(state: SrcSessionState, consumerId: string, channel: ValidationChannel, nowMs: number): SrcSessionState {
   return {
     ...state,
     consumerId,
     authenticated: false,
-    otp: { channel, issuedAt: nowMs, attemptsLeft: OTP.maxAttempts, resendsLeft: OTP.maxResends },
+    otp: { channel, issuedAt: nowMs, resendsLeft: OTP.maxResends },
   };
+}
+
+/** Wrong codes this session may still take before it locks. */
+export function attemptsLeft(state: SrcSessionState): number {
+  return Math.max(0, OTP.maxAttempts - (state.otpFailures ?? 0));
+}
+
+export type OtpOutcome = 'locked' | 'no-pending' | 'expired' | 'correct' | 'wrong';
+
+/** What checking `code` would do, without doing it (the network counts wrong codes per consumer first). */
+export function otpOutcome(state: SrcSessionState, code: string, nowMs: number): OtpOutcome {
+  if (state.locked) return 'locked';
+  const otp = state.otp;
+  if (!otp) return 'no-pending';
+  if (code === OTP.expiredTrigger || nowMs - otp.issuedAt > OTP.validForMs) return 'expired';
+  return code === OTP.code ? 'correct' : 'wrong';
 }
 
 /** Resending renews the code's lifetime; it does not give back wrong attempts. */
@@ -44,27 +63,29 @@ export function resendOtp(state: SrcSessionState, nowMs: number): RuleResult<{ c
 }
 
 /**
- * Checks a code. Wrong codes spend attempts (the third locks the session); an expired code
- * spends none — the consumer asks for a new one.
+ * Checks a code. Wrong codes spend the session's attempts (the third locks the session); an
+ * expired code spends none — the consumer asks for a new one.
  */
 export function validateOtp(state: SrcSessionState, code: string, nowMs: number): RuleResult<'authenticated'> {
-  if (state.locked) return { state, reply: retriesExceeded() };
-  const otp = state.otp;
-  if (!otp) return { state, reply: noPendingOtp() };
-  if (code === OTP.expiredTrigger || nowMs - otp.issuedAt > OTP.validForMs) {
-    return { state, reply: new SrcError(400, 'OTP_EXPIRED', 'The code has expired: request a new one.') };
+  switch (otpOutcome(state, code, nowMs)) {
+    case 'locked':
+      return { state, reply: retriesExceeded() };
+    case 'no-pending':
+      return { state, reply: noPendingOtp() };
+    case 'expired':
+      return { state, reply: new SrcError(400, 'OTP_EXPIRED', 'The code has expired: request a new one.') };
+    case 'correct': {
+      const { otp: _spent, ...rest } = state;
+      return { state: { ...rest, authenticated: true }, reply: 'authenticated' };
+    }
+    case 'wrong': {
+      const failed = { ...state, otpFailures: (state.otpFailures ?? 0) + 1 };
+      const remainingAttempts = attemptsLeft(failed);
+      if (remainingAttempts <= 0) {
+        const { otp: _spent, ...rest } = failed;
+        return { state: { ...rest, authenticated: false, locked: true }, reply: retriesExceeded() };
+      }
+      return { state: failed, reply: new SrcError(400, 'OTP_INVALID', 'The code is not correct.', { remainingAttempts }) };
+    }
   }
-  if (code === OTP.code) {
-    const { otp: _spent, ...rest } = state;
-    return { state: { ...rest, authenticated: true }, reply: 'authenticated' };
-  }
-  const attemptsLeft = otp.attemptsLeft - 1;
-  if (attemptsLeft <= 0) {
-    const { otp: _spent, ...rest } = state;
-    return { state: { ...rest, authenticated: false, locked: true }, reply: retriesExceeded() };
-  }
-  return {
-    state: { ...state, otp: { ...otp, attemptsLeft } },
-    reply: new SrcError(400, 'OTP_INVALID', 'The code is not correct.', { remainingAttempts: attemptsLeft }),
-  };
 }

@@ -19,7 +19,6 @@ export interface PendingOtp {
   channel: ValidationChannel;
   /** Epoch ms of the last (re)send: a code is valid for 10 minutes. */
   issuedAt: number;
-  attemptsLeft: number;
   resendsLeft: number;
 }
 
@@ -31,6 +30,14 @@ export interface SrcSessionState {
   /** The catalogue consumer found by the last identity lookup (lib/sandbox/src/consumers.ts). */
   consumerId?: string;
   otp?: PendingOtp;
+  /**
+   * Wrong codes in this session, whoever was looked up. Never reset — not by a new lookup, not
+   * by sign-out — so a lookup cannot hand out fresh attempts (absent in sessions written
+   * before it existed: 0).
+   */
+  otpFailures?: number;
+  /** Identity lookups in this session (limited: rate-limits.ts lookupsPerSession). */
+  lookups?: number;
   authenticated: boolean;
   /** Three wrong codes lock the session for OTP and lookups (RETRIES_EXCEEDED / ACCOUNT_LOCKED). */
   locked: boolean;
@@ -76,9 +83,15 @@ export class SrcSessionStore {
     );
   }
 
-  /** The live session, or undefined when unknown or expired (TTL deletion is lazy). */
+  /**
+   * The live session, or undefined when unknown or expired (TTL deletion is lazy). Strongly
+   * consistent: a session is read right after `init` or a change wrote it, and an eventually
+   * consistent read could miss the session or hand back an old version (then every save fails).
+   */
   async get(sessionId: string, nowMs: number): Promise<SrcSession | undefined> {
-    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: { pk: srcSessionKey(sessionId) } })));
+    const { Item } = await dynamo(() =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { pk: srcSessionKey(sessionId) }, ConsistentRead: true })),
+    );
     if (!Item || Item.kind !== KIND || typeof Item.expiresAt !== 'number' || Item.expiresAt <= epochSeconds(nowMs)) return undefined;
     return { state: Item.state as SrcSessionState, version: Item.version as number, expiresAt: Item.expiresAt };
   }

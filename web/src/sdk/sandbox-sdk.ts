@@ -139,6 +139,8 @@ const KNOWN: Record<string, SdkErrorReason> = {
   OTP_INVALID: 'OTP_INVALID',
   OTP_EXPIRED: 'OTP_EXPIRED',
   RETRIES_EXCEEDED: 'RETRIES_EXCEEDED',
+  // The network's per-consumer limit on wrong codes: to the shopper, the same as a locked code entry.
+  OTP_ATTEMPTS_EXCEEDED: 'RETRIES_EXCEEDED',
   RESEND_LIMIT: 'RESEND_LIMIT',
   NO_PENDING_OTP: 'NO_PENDING_OTP',
   NOT_AUTHENTICATED: 'NOT_AUTHENTICATED',

@@ -30,7 +30,7 @@ interface Operation {
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
 const operations: Operation[] = [
-  { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
+  { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
   { method: 'put', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.7 Onboard or replace a merchant', access: 'platform token', body: onboardingBody, ok: { status: 200, schema: resources.merchantConfigResource }, errors: [...common, 409] },
   { method: 'get', path: '/config/configs/vctp/encryption-keys', summary: '4.2 Payload encryption keys (JWKS, current first)', access: 'VIEW_UCTP_WALLET_CERTIFICATE', ok: { status: 200, schema: resources.encryptionKeysResource, headers: { 'Cache-Control': 'max-age=300' } }, errors: [401, 403, 503] },
   ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common] })),
@@ -44,6 +44,23 @@ const operations: Operation[] = [
   { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
   { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
 ];
+
+/**
+ * SPEC §1: the routes a hosted-session token (the shopper's browser) may call; every other
+ * route refuses it with 403 PERMISSION_DENIED (functions/*: `sessionTokens: 'allowed'`).
+ */
+const SESSION_TOKEN_ROUTES = new Set([
+  'get /config/merchants/{merchantRef}/configs/vctp',
+  'get /config/configs/vctp/encryption-keys',
+  `post ${PAY}/click-to-pay`,
+  `post ${PAY}/3ds`,
+  'get /transactions/outlets/{outletId}/orders/{orderRef}',
+]);
+
+const sessionTokenNote = (op: Operation) =>
+  SESSION_TOKEN_ROUTES.has(`${op.method} ${op.path}`)
+    ? ' A hosted-session token may call it for its own order and merchant.'
+    : ' Access tokens only: a hosted-session token gets 403 PERMISSION_DENIED.';
 
 const json = (schema: Schema) => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
@@ -61,7 +78,7 @@ export function buildOpenApi(): Record<string, unknown> {
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {
       summary: op.summary,
-      description: `Requires: ${op.access}.`,
+      description: `Requires: ${op.access}.${sessionTokenNote(op)}`,
       security: [{ bearer: [] }],
       parameters: [...pathParams, ...queryParams],
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: json(op.body) } } } } : {}),

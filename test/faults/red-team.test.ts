@@ -1,0 +1,222 @@
+/**
+ * Red team of the issue-7 change (deadlines, at most once to the acquirer, leases bound to a
+ * credential). Each test states a promise of SPEC §2/§3/§6 and the scenario that breaks it.
+ * Tests of defects that are not fixed are `it.fails`: they pass while the defect is there and
+ * turn red once it is fixed (then drop the `.fails`).
+ */
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { dynamoOperation, FaultProxy, finalPaymentWrite, leaseWrite } from '../support/fault-proxy.js';
+
+const dynamo = await FaultProxy.start(process.env.DYNAMODB_ENDPOINT!);
+const kms = await FaultProxy.start(process.env.KMS_ENDPOINT!);
+process.env.DYNAMODB_ENDPOINT = dynamo.url;
+process.env.KMS_ENDPOINT = kms.url;
+const { seedWorld } = await import('../support/seed.js');
+const { platformToken, tenantToken } = await import('../support/tokens.js');
+const { checkoutResponse } = await import('../support/checkout.js');
+const { pay, payDirectly, completeThreeDs, answerChallenge, authorizerCalls, lookupCalls } = await import('../support/payments.js');
+const { authorizer, paymentDeps, paymentRepository } = await import('../../lib/composition/payments.js');
+const { SandboxAuthorizer } = await import('../../lib/payments/sandbox-authorizer.js');
+const { documentClient } = await import('../../lib/aws/clients.js');
+const { redact } = await import('../../lib/logger.js');
+
+let token: string;
+beforeAll(async () => {
+  token = await platformToken();
+});
+afterEach(() => {
+  dynamo.heal();
+  kms.heal();
+  paymentDeps.settings.leaseMs = 30_000;
+  paymentDeps.settings.authorizerTimeoutMs = 10_000;
+});
+afterAll(async () => {
+  await Promise.all([dynamo.close(), kms.close()]);
+});
+
+const realAuthorize = SandboxAuthorizer.prototype.authorize;
+const acquirerRecord = (paymentRef: string) => authorizer.operation(paymentRef);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const sandboxAcquirerWrite = (r: { target: string; body: string }) => dynamoOperation('UpdateItem')(r) && r.body.includes('SANDBOX_ACQUIRER#');
+
+/** The acquirer performs the authorization, then the connection breaks: we get no answer. */
+function acquirerAnswersIntoTheVoid() {
+  vi.spyOn(authorizer, 'authorize').mockImplementationOnce(async (request, signal) => {
+    await realAuthorize.call(authorizer, request, signal);
+    throw Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' });
+  });
+}
+
+async function expirePendingThreeDs(orderRef: string, paymentRef: string) {
+  await documentClient.send(
+    new UpdateCommand({
+      TableName: process.env.ORDERS_TABLE,
+      Key: { pk: `ORDER#${orderRef}`, sk: `PAYMENT#${paymentRef}#3DS` },
+      UpdateExpression: 'SET expiresAt = :past',
+      ExpressionAttributeValues: { ':past': Math.floor(Date.now() / 1000) - 1 },
+    }),
+  );
+}
+
+describe('an authorization whose answer was lost (acquirerAsked)', () => {
+  it.fails('R1: a retry with ANOTHER card records the acquirer outcome of the first card under the second card’s details', async () => {
+    const world = await seedWorld();
+    acquirerAnswersIntoTheVoid();
+    const first = await pay(world, token, await checkoutResponse({ card: 'visa-classic' })); // token …3478
+    expect(first.status).toBe(502);
+    expect((await acquirerRecord(world.paymentRef))?.outcome).toMatchObject({ approved: true }); // card …3478 was charged
+
+    const second = await pay(world, token, await checkoutResponse({ card: 'mastercard-world' })); // token …4792
+    expect(authorizerCalls(world.paymentRef)).toBe(1); // held: the acquirer was asked, not called
+    // Either refuse the other card (409) or record what the acquirer actually authorized.
+    // Today: 200 AUTHORISED, brand MASTERCARD, tokenLastFour 4792, with the Visa card's approval.
+    if (second.status === 200) {
+      expect(second.body.paymentMethod).toMatchObject({ brand: 'VISA', tokenLastFour: '3478' });
+    } else {
+      expect(second.status).toBe(409);
+    }
+  });
+
+  it.fails('R2 (4.10): the 3DS data expiring after a lost answer turns an approved authorization into FAILED THREE_DS_EXPIRED', async () => {
+    const world = await seedWorld();
+    const awaiting = await pay(world, token, await checkoutResponse({ card: 'visa-3ds' }));
+    expect(awaiting.body.state).toBe('AWAIT_3DS');
+    const { cres } = await answerChallenge(awaiting.body.threeDs, '1234');
+    acquirerAnswersIntoTheVoid();
+    const first = await completeThreeDs(world, token, cres!);
+    expect(first.status).toBe(502);
+    expect((await acquirerRecord(world.paymentRef))?.outcome).toMatchObject({ approved: true });
+    expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.acquirerAsked).toBe(true);
+
+    await expirePendingThreeDs(world.orderRef, world.paymentRef); // the shopper comes back after the hour
+    const retry = await completeThreeDs(world, token, cres!);
+    // The acquirer approved: the payment must say so (ask lookup before failing without authorization).
+    expect(retry.body.state, JSON.stringify(retry.body)).toBe('AUTHORISED');
+  });
+
+  it('held: a retry with the same checkout response asks lookup and records the approval once', async () => {
+    const world = await seedWorld();
+    const sdkResult = await checkoutResponse();
+    acquirerAnswersIntoTheVoid();
+    expect((await pay(world, token, sdkResult)).status).toBe(502);
+    const retry = await pay(world, token, sdkResult);
+    expect(retry.body.state).toBe('AUTHORISED');
+    expect(lookupCalls(world.paymentRef)).toBe(1);
+    expect((await acquirerRecord(world.paymentRef))?.calls).toBe(1);
+  });
+
+  it('held (4.10): a 4.10 retry after a lost answer asks lookup and records the approval once', async () => {
+    const world = await seedWorld();
+    const awaiting = await pay(world, token, await checkoutResponse({ card: 'visa-3ds' }));
+    const { cres } = await answerChallenge(awaiting.body.threeDs, '1234');
+    acquirerAnswersIntoTheVoid();
+    expect((await completeThreeDs(world, token, cres!)).status).toBe(502);
+    const retry = await completeThreeDs(world, token, cres!);
+    expect(retry.body.state, JSON.stringify(retry.body)).toBe('AUTHORISED');
+    expect((await acquirerRecord(world.paymentRef))?.calls).toBe(1);
+  });
+});
+
+describe('an authorizer timeout whose request reaches the acquirer late', () => {
+  it.fails('R3: lookup says "never performed", the retry authorizes, then the first request lands: calls === 2', async () => {
+    const world = await seedWorld();
+    const sdkResult = await checkoutResponse();
+    paymentDeps.settings.authorizerTimeoutMs = 300;
+    let landed: Promise<unknown> = Promise.resolve();
+    vi.spyOn(authorizer, 'authorize').mockImplementationOnce((request, signal) => {
+      // The request is on the wire when we give up; the acquirer processes it a moment later.
+      landed = sleep(1_000).then(() => realAuthorize.call(authorizer, request, AbortSignal.timeout(5_000)));
+      return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
+    });
+    const first = await pay(world, token, sdkResult);
+    expect(first.status).toBe(502);
+    paymentDeps.settings.authorizerTimeoutMs = 10_000;
+    const retry = await pay(world, token, sdkResult);
+    expect(retry.body.state).toBe('AUTHORISED');
+    await landed;
+    expect((await acquirerRecord(world.paymentRef))?.calls).toBe(1);
+  });
+});
+
+describe('the final write lands but every answer is lost: 503, and the retry must return the real outcome (SPEC §6)', () => {
+  it('held (4.3): the same checkout response returns the AUTHORISED payment', async () => {
+    const world = await seedWorld();
+    const sdkResult = await checkoutResponse();
+    dynamo.drop(finalPaymentWrite, 'response', 1_000);
+    const first = await pay(world, token, sdkResult);
+    expect(first.status).toBe(503);
+    expect(first.headers['Retry-After']).toBeDefined();
+    dynamo.heal();
+    const retry = await pay(world, token, sdkResult);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body.state).toBe('AUTHORISED');
+  }, 40_000);
+
+  it.fails('R4 (4.4): the same Direct Wallet request gets 409 PAYMENT_STATE_CONFLICT instead of its AUTHORISED payment', async () => {
+    const world = await seedWorld({}, { directWallet: true });
+    const body = {
+      token: { paymentToken: '4895370012003478', tokenExpirationMonth: '12', tokenExpirationYear: '2030' },
+      dynamicData: [{ dynamicDataValue: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=', dynamicDataType: 'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM' }],
+      eci: '05',
+    };
+    dynamo.drop(finalPaymentWrite, 'response', 1_000);
+    const first = await payDirectly(world, token, body);
+    expect(first.status, JSON.stringify(first.body)).toBe(503);
+    dynamo.heal();
+    expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('AUTHORISED');
+    const retry = await payDirectly(world, token, body);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body.state).toBe('AUTHORISED');
+  }, 40_000);
+
+  it.fails('R4 (4.10): the same cres gets 409 instead of the AUTHORISED payment', async () => {
+    const world = await seedWorld();
+    const awaiting = await pay(world, token, await checkoutResponse({ card: 'visa-3ds' }));
+    const { cres } = await answerChallenge(awaiting.body.threeDs, '1234');
+    dynamo.drop(finalPaymentWrite, 'response', 1_000);
+    const first = await completeThreeDs(world, token, cres!);
+    expect(first.status, JSON.stringify(first.body)).toBe(503);
+    dynamo.heal();
+    expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('AUTHORISED');
+    const retry = await completeThreeDs(world, token, cres!);
+    expect(retry.status, JSON.stringify(retry.body)).toBe(200);
+    expect(retry.body.state).toBe('AUTHORISED');
+  }, 40_000);
+});
+
+describe('the lease write lands but its answer is lost', () => {
+  it.fails('R5: the SDK’s own retry must recognise our lease instead of answering 409 “being processed” for 30 s', async () => {
+    const world = await seedWorld();
+    dynamo.drop(leaseWrite, 'response', 1);
+    const response = await pay(world, token, await checkoutResponse());
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect(response.body.state).toBe('AUTHORISED');
+    expect((await acquirerRecord(world.paymentRef))?.calls).toBe(1);
+  });
+});
+
+describe('the sandbox acquirer counts what the service sent', () => {
+  it.fails('R6: a lost answer to the acquirer’s own write is retried by the SDK and counted as a second call', async () => {
+    const world = await seedWorld();
+    const sdkResult = await checkoutResponse();
+    dynamo.drop(sandboxAcquirerWrite, 'response', 1);
+    const first = await pay(world, token, sdkResult);
+    expect(authorizerCalls(world.paymentRef)).toBe(1); // the service called authorize once
+    expect([200, 502]).toContain(first.status);
+    expect((await acquirerRecord(world.paymentRef))?.calls).toBe(1);
+  });
+});
+
+describe('logs', () => {
+  it.fails('R7: redaction still cuts UUIDs whose tail is digits (issue 7 item 7), so paymentRefs vanish from logs', () => {
+    const paymentRef = 'f0745073-fc9a-4bc1-2345-678901234567';
+    expect(JSON.stringify(redact({ paymentRef }))).toContain(paymentRef);
+  });
+
+  it.fails('R7b: a PAN written with dots passes redaction', () => {
+    expect(String(redact('card 4111.1111.1111.1111'))).not.toContain('4111.1111.1111.1111');
+  });
+});
+
+void tenantToken;

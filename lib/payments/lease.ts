@@ -34,7 +34,13 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
     return { kind: 'held', leaseId, taken };
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
-    return { kind: 'settled', payment: settledOrConflict(await currentOf(deps, payment, error), claim.checkoutKey, now) };
+    const current = await currentOf(deps, payment, error);
+    // Our write landed, its answer was lost, and the SDK's retry met our own lease: it is ours.
+    // What it replaced is unknown, so count it as a takeover (the acquirer is asked first).
+    if (current?.state === 'PROCESSING' && current.leaseId === leaseId) {
+      return { kind: 'held', leaseId, taken: { takeover: true, acquirerAsked: current.acquirerAsked === true } };
+    }
+    return { kind: 'settled', payment: settledOrConflict(current, claim.checkoutKey, now) };
   }
 }
 

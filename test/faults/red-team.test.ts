@@ -186,7 +186,7 @@ describe('the final write lands but every answer is lost: 503, and the retry mus
 });
 
 describe('the lease write lands but its answer is lost', () => {
-  it.fails('R5: the SDK’s own retry must recognise our lease instead of answering 409 “being processed” for 30 s', async () => {
+  it('R5: the SDK’s own retry must recognise our lease instead of answering 409 “being processed” for 30 s', async () => {
     const world = await seedWorld();
     dynamo.drop(leaseWrite, 'response', 1);
     const response = await pay(world, token, await checkoutResponse());

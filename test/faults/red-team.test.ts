@@ -13,7 +13,7 @@ const kms = await FaultProxy.start(process.env.KMS_ENDPOINT!);
 process.env.DYNAMODB_ENDPOINT = dynamo.url;
 process.env.KMS_ENDPOINT = kms.url;
 const { seedWorld } = await import('../support/seed.js');
-const { platformToken, tenantToken } = await import('../support/tokens.js');
+const { platformToken } = await import('../support/tokens.js');
 const { checkoutResponse } = await import('../support/checkout.js');
 const { pay, payDirectly, completeThreeDs, answerChallenge, authorizerCalls, lookupCalls } = await import('../support/payments.js');
 const { authorizer, paymentDeps, paymentRepository } = await import('../../lib/composition/payments.js');
@@ -196,6 +196,24 @@ describe('the lease write lands but its answer is lost', () => {
   });
 });
 
+describe('a lease holder that died with its credential', () => {
+  it.fails('R8: once its lease expired and the acquirer never saw the payment, no new checkout response can ever pay it (409 forever)', async () => {
+    const world = await seedWorld();
+    const payment = (await paymentRepository.get(world.orderRef, world.paymentRef))!;
+    // A holder that took the lease for a checkout response nobody has any more (tab closed), then died.
+    await paymentRepository.acquireLease(payment, { from: 'STARTED', leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost' });
+    await sleep(300);
+    expect(await acquirerRecord(world.paymentRef)).toBeUndefined(); // lookup would say: never performed
+    for (let attempt = 0; attempt < 2; attempt += 1) {
+      const response = await pay(world, token, await checkoutResponse());
+      if (response.status === 200) return expect(response.body.state).toBe('AUTHORISED');
+      expect(response.status).toBe(409); // "An earlier attempt with another payment credential holds this payment."
+      await sleep(300);
+    }
+    expect.fail('the payment stays PROCESSING for ever: no attempt with another credential, and no sweeper, can end it');
+  });
+});
+
 describe('the sandbox acquirer counts what the service sent', () => {
   it.fails('R6: a lost answer to the acquirer’s own write is retried by the SDK and counted as a second call', async () => {
     const world = await seedWorld();
@@ -219,4 +237,3 @@ describe('logs', () => {
   });
 });
 
-void tenantToken;

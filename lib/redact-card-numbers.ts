@@ -1,7 +1,7 @@
 /**
  * Card numbers in free text, for the logger. A card number is 13–19 digits that pass the Luhn
- * check, written plain or in groups separated by single spaces or hyphens, as cards are
- * printed ("4111 1111 1111 1111", "4111-1111-1111-1111").
+ * check, written plain or in groups separated by single spaces, hyphens or dots, as cards
+ * are printed ("4111 1111 1111 1111", "4111-1111-1111-1111", "4111.1111.1111.1111").
  *
  * Ids are never cut: a run must stand on its own. It may not start or end inside a longer
  * alphanumeric or hyphenated token, so the digits of a UUID ("f0745073-fc9a-4bc1-2345-…"),
@@ -13,7 +13,7 @@ export const REDACTED_CARD_NUMBER = '[redacted-pan]';
 
 const WORD = 'A-Za-z0-9_';
 /** Space-separated pieces of hyphen-joined digit groups, not touching a longer token either side. */
-const CANDIDATE = new RegExp(`(?<![${WORD}]|[${WORD}]-)\\d+(?:[ -]\\d+)*(?![${WORD}]|-[${WORD}])`, 'g');
+const CANDIDATE = new RegExp(`(?<![${WORD}]|[${WORD}][.-])\\d+(?:[ .-]\\d+)*(?![${WORD}]|[.-][${WORD}])`, 'g');
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 
@@ -24,7 +24,7 @@ export function redactCardNumbers(text: string): string {
 
 /** Finds, left to right, the longest Luhn-valid window of whole pieces of 13–19 digits. */
 function redactPieces(pieces: string[]): string {
-  const digits = pieces.map((piece) => piece.replace(/-/g, ''));
+  const digits = pieces.map((piece) => piece.replace(/[.-]/g, ''));
   const out: string[] = [];
   let start = 0;
   while (start < pieces.length) {

@@ -35,6 +35,8 @@ export const paymentDeps: PaymentDeps = {
     checkoutMaxAgeSeconds: paymentConfig.CHECKOUT_MAX_AGE_SECONDS,
     authorizerTimeoutMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
     leaseMs: paymentConfig.PAYMENT_LEASE_SECONDS * 1000,
+    // A request we gave up on could still land for about as long as we waited for it.
+    inFlightMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
     pendingThreeDsSeconds: 3600,
   },
   now: Date.now,

@@ -56,10 +56,14 @@ export interface Payment {
   leaseFrom?: 'STARTED' | 'AWAIT_3DS';
   /** While PROCESSING: a hash naming the credential; only the same one may take an expired lease over. */
   leaseCredential?: string;
-  /** An earlier authorization may have reached the acquirer: ask its `lookup` first. */
-  acquirerAsked?: boolean;
+  /** While PROCESSING: the attempt's masked payment method, recorded if another attempt settles it. */
+  leaseMasked?: MaskedPaymentMethod;
+  /** While PROCESSING: epoch ms until which an earlier authorization may still reach the acquirer. */
+  parkedUntil?: number;
   /** The lease whose final write settled the payment (recognises a retried final write). */
   settledBy?: string;
+  /** The credential key that settled it: the same request again gets the outcome, not a 409. */
+  settledCredential?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -36,6 +36,21 @@ export interface Authorizer {
 }
 
 /**
+ * Thrown by an adapter that knows the acquirer did not perform the operation (the request
+ * was never sent, or refused before any processing). Anything else an adapter throws is
+ * ambiguous: the operation may have happened.
+ */
+export class OperationNotPerformedError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'OperationNotPerformedError';
+  }
+}
+
+/** 502 for a call that certainly did not reach the acquirer: the payment is free again at once. */
+export class AcquirerNotReachedError extends AuthorizationUnavailableError {}
+
+/**
  * Calls the authorizer with a hard timeout, also bounded by the invocation's deadline. A
  * timeout or transport failure is a 502 that leaves the payment retryable; the retry asks
  * `lookup` before anything else.
@@ -60,6 +75,7 @@ async function withTimeout<T>(call: (signal: AbortSignal) => Promise<T>, timeout
     return await Promise.race([call(signal), aborted]);
   } catch (error) {
     if (error instanceof AuthorizationUnavailableError) throw error;
+    if (error instanceof OperationNotPerformedError) throw new AcquirerNotReachedError(undefined, { cause: error });
     throw new AuthorizationUnavailableError(undefined, { cause: error });
   } finally {
     if (onAbort) signal.removeEventListener('abort', onAbort);

@@ -9,7 +9,7 @@ import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
 import { threeDsCredentialKey } from './credential-key.js';
-import { failWithoutAuthorization, runPayment } from './run-payment.js';
+import { failWithoutAuthorization, isSettled, runPayment } from './run-payment.js';
 import { cresTransactionId } from './sandbox-three-ds.js';
 import { authenticatedEci } from './three-ds-policy.js';
 
@@ -26,10 +26,12 @@ export async function completeThreeDs(
   facts: RequestFacts,
 ): Promise<Payment> {
   const ctx = await loadPaymentContext(deps, principal, ids);
+  const transactionId = cresTransactionId(cres);
+  // The same cres again after its answer was lost: the outcome, not a 409.
+  if (isSettled(ctx.payment) && ctx.payment.settledCredential === threeDsCredentialKey(transactionId)) return ctx.payment;
   const waiting = ctx.payment.state === 'AWAIT_3DS' || (ctx.payment.state === 'PROCESSING' && ctx.payment.leaseFrom === 'AWAIT_3DS');
   if (!waiting) throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; 3DS can only complete a payment in AWAIT_3DS.`);
 
-  const transactionId = cresTransactionId(cres);
   const pending = await deps.payments.getPendingThreeDs(ids.orderRef, ids.paymentRef, deps.now());
   if (pending && pending.transactionId !== transactionId) {
     throw new InvalidRequestError('The cres does not belong to this payment’s challenge.', { errors: [{ path: 'cres', message: 'Unknown transaction' }] });
@@ -38,7 +40,7 @@ export async function completeThreeDs(
 
   const masked = ctx.payment.paymentMethod;
   const credentialKey = threeDsCredentialKey(pending?.transactionId ?? transactionId);
-  const fail = (code: string, reason: string) => failWithoutAuthorization(deps, ctx.payment, { from: 'AWAIT_3DS', credentialKey }, { code, reason }, facts);
+  const fail = (code: string, reason: string) => failWithoutAuthorization(deps, ctx, { from: 'AWAIT_3DS', credentialKey }, { code, reason }, facts);
   if (!pending) return fail('THREE_DS_EXPIRED', 'The 3DS challenge expired');
   if (pending.result!.transStatus !== 'Y') return fail('THREE_DS_FAILED', 'Cardholder authentication failed');
 

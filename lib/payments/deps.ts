@@ -25,6 +25,8 @@ export interface PaymentDeps {
     checkoutMaxAgeSeconds: number;
     authorizerTimeoutMs: number;
     leaseMs: number;
+    /** After a timeout, how long a request may still be on its way to the acquirer. */
+    inFlightMs: number;
     /** How long a payment waiting for 3DS keeps its JWE. */
     pendingThreeDsSeconds: number;
   };

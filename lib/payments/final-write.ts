@@ -13,21 +13,22 @@ export const FINAL_WRITE = { budgetMs: 6_000, firstBackoffMs: 100, minRemainingM
  * The lease holder's final write. Once the acquirer has answered, giving up early would
  * leave an approved payment looking unpaid, so a failed write is retried (backoff) while the
  * budget and the invocation's deadline allow. A write that landed although its answer was
- * lost is recognised on the retry by `settledBy` (our lease id) and returned as ours.
+ * lost is recognised on the retry by `settledBy` (our lease id) and returned as ours; it also
+ * records the credential, so the same request sent again gets this outcome (not a 409).
  * Gives up with 503: the payment keeps its lease, and the attempt that takes it over after
  * expiry asks the acquirer's lookup and records that outcome (never a second authorization).
  */
-export async function writeFinal(deps: PaymentDeps, payment: Payment, leaseId: string, patch: FinalPatch, checkoutKey?: string): Promise<Payment> {
+export async function writeFinal(deps: PaymentDeps, payment: Payment, leaseId: string, patch: FinalPatch, credential?: string): Promise<Payment> {
   const giveUpAt = deps.now() + FINAL_WRITE.budgetMs;
   let backoff = FINAL_WRITE.firstBackoffMs;
   for (;;) {
     try {
-      return await deps.payments.finish(payment, leaseId, patch);
+      return await deps.payments.finish(payment, leaseId, patch, credential);
     } catch (error) {
       if (error instanceof ConditionFailed) {
         const current = await currentOf(deps, payment, error);
         if (current?.settledBy === leaseId) return current; // our write landed; its answer did not
-        return settledOrConflict(current, checkoutKey, deps.now());
+        return settledOrConflict(deps, current, credential, deps.now());
       }
       const timeLeft = Math.min(giveUpAt - deps.now(), remainingMs());
       if (!(error instanceof DependencyUnavailableError) || timeLeft < backoff + FINAL_WRITE.minRemainingMs) throw error;

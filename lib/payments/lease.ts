@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Payment } from '../domain/payment.js';
+import type { MaskedPaymentMethod, Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import { stripItem } from '../repositories/order-repository.js';
@@ -10,27 +10,27 @@ export interface LeaseClaim {
   from: LeaseOrigin;
   /** Names the credential (checkout response, card, 3DS transaction); never the credential itself. */
   credential: string;
+  masked?: MaskedPaymentMethod;
   checkoutKey?: string;
   payerIp?: string;
 }
 
-export type LeaseResult = { kind: 'held'; leaseId: string; taken: LeaseTaken } | { kind: 'settled'; payment: Payment };
+export type LeaseResult =
+  | { kind: 'held'; leaseId: string; taken: LeaseTaken }
+  | { kind: 'settled'; payment: Payment }
+  /** Another credential's lease, expired and parked long enough that its holder is gone for good. */
+  | { kind: 'abandoned'; current: Payment };
 
 /**
  * SPEC §3: one attempt at a time. Takes the payment's lease with a conditional write, or
- * explains why not: the same checkout response already settled it (idempotent answer), the
- * lease is held (409 with Retry-After), or another credential holds an expired lease (409).
+ * explains why not: the same request already settled it (idempotent answer), the lease is
+ * held (409 with Retry-After), or another credential holds it (409 until it is abandoned).
  */
 export async function takeLease(deps: PaymentDeps, payment: Payment, claim: LeaseClaim): Promise<LeaseResult> {
   const leaseId = randomUUID();
   const now = deps.now();
   try {
-    const taken = await deps.payments.acquireLease(payment, {
-      ...claim,
-      leaseId,
-      leaseUntil: now + deps.settings.leaseMs,
-      now,
-    });
+    const taken = await deps.payments.acquireLease(payment, { ...claim, leaseId, leaseUntil: now + deps.settings.leaseMs, now });
     return { kind: 'held', leaseId, taken };
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
@@ -38,10 +38,22 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
     // Our write landed, its answer was lost, and the SDK's retry met our own lease: it is ours.
     // What it replaced is unknown, so count it as a takeover (the acquirer is asked first).
     if (current?.state === 'PROCESSING' && current.leaseId === leaseId) {
-      return { kind: 'held', leaseId, taken: { takeover: true, acquirerAsked: current.acquirerAsked === true } };
+      return { kind: 'held', leaseId, taken: { takeover: true, ...(current.parkedUntil ? { parkedUntil: current.parkedUntil } : {}) } };
     }
-    return { kind: 'settled', payment: settledOrConflict(current, claim.checkoutKey, now) };
+    if (current?.state === 'PROCESSING' && current.leaseFrom === claim.from && abandonedAt(deps, current) <= now) {
+      return { kind: 'abandoned', current };
+    }
+    return { kind: 'settled', payment: settledOrConflict(deps, current, claim.credential, now) };
   }
+}
+
+/**
+ * When another credential may step in: once the lease has expired, any request that may
+ * have been in flight can no longer land (`parkedUntil`), and a further lease period has
+ * passed without its own credential coming back to finish it.
+ */
+function abandonedAt(deps: PaymentDeps, current: Payment): number {
+  return Math.max(current.leaseUntil ?? 0, current.parkedUntil ?? 0) + deps.settings.leaseMs;
 }
 
 /** The item the failed condition saw (ALL_OLD), else a strongly consistent read. */
@@ -50,18 +62,25 @@ export async function currentOf(deps: PaymentDeps, payment: Payment, error: Cond
   return deps.payments.get(payment.orderRef, payment.paymentRef);
 }
 
-/** We lost a race: another attempt holds the lease, or the payment is already settled. */
-export function settledOrConflict(current: Payment | undefined, checkoutKey: string | undefined, now: number): Payment {
-  if (current && checkoutKey && current.checkoutKey === checkoutKey && isSettled(current)) return current;
+/**
+ * We lost a race, or came back: the same credential gets the settled payment (its earlier
+ * answer was lost); otherwise 409 — with Retry-After while a lease is live or still bound to
+ * another credential.
+ */
+export function settledOrConflict(deps: PaymentDeps, current: Payment | undefined, credential: string | undefined, now: number): Payment {
+  if (current && isSettled(current) && credential !== undefined && current.settledCredential === credential) return current;
   if (current?.state !== 'PROCESSING') {
     throw new PaymentStateConflictError('This payment cannot be processed in its current state.');
   }
   if ((current.leaseUntil ?? 0) > now) {
-    const seconds = Math.max(1, Math.ceil(((current.leaseUntil ?? now) - now) / 1000));
-    throw new PaymentStateConflictError('This payment is being processed; retry shortly.', { headers: { 'Retry-After': String(seconds) } });
+    throw new PaymentStateConflictError('This payment is being processed; retry shortly.', { headers: retryAfter((current.leaseUntil ?? now) - now) });
   }
-  throw new PaymentStateConflictError('An earlier attempt with another payment credential holds this payment.');
+  throw new PaymentStateConflictError('An earlier attempt with another payment credential holds this payment.', {
+    headers: retryAfter(abandonedAt(deps, current) - now),
+  });
 }
+
+export const retryAfter = (ms: number): Record<string, string> => ({ 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) });
 
 /** SPEC 4.3 step 7: only a STARTED payment (or one whose lease may be taken over) can be paid. */
 export function assertPayable(payment: Payment): void {

@@ -11,7 +11,7 @@ import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
 import { assertNotExpired } from './credential-expiry.js';
 import { directWalletCredentialKey } from './credential-key.js';
-import { assertPayable, runPayment } from './run-payment.js';
+import { assertPayable, isSettled, runPayment } from './run-payment.js';
 import { sealablePaymentData, sealToPayloadKey } from './seal.js';
 
 export type DirectWalletBody = PaymentData & { eci?: string; brand?: string; amount?: Amount };
@@ -35,6 +35,9 @@ export async function payWithDirectWallet(
   }
   const credential = toCredential(body); // the schema already ran in the HTTP layer
   assertNotExpired(credential, deps.now());
+  const credentialKey = directWalletCredentialKey(ids.paymentRef, credential);
+  // The same request again after its answer was lost: the outcome, not a 409.
+  if (isSettled(ctx.payment) && ctx.payment.settledCredential === credentialKey) return ctx.payment;
   assertPayable(ctx.payment);
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 
@@ -47,7 +50,7 @@ export async function payWithDirectWallet(
       credential,
       brand,
       eci: body.eci ?? credential.eci,
-      credentialKey: directWalletCredentialKey(ids.paymentRef, credential),
+      credentialKey,
       masked: maskPaymentMethod('DIRECT_WALLET', brand, credential),
       sealedForThreeDs: async () => ({ jwe: await sealToPayloadKey(deps.keys, sealablePaymentData(credential)), source: 'DIRECT_WALLET' }),
     },

@@ -1,11 +1,13 @@
 import type { PaymentCredential } from '../checkout/payment-data.js';
 import type { MaskedPaymentMethod, Payment } from '../domain/payment.js';
-import { nowIso, epochSeconds } from '../repositories/dynamo.js';
-import type { FinalPatch, LeaseOrigin, PendingThreeDs } from '../repositories/payment-repository.js';
-import { authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome } from './authorizer.js';
+import { AuthorizationUnavailableError } from '../errors.js';
+import { epochSeconds } from '../repositories/dynamo.js';
+import type { LeaseOrigin, LeaseTaken, PendingThreeDs } from '../repositories/payment-repository.js';
+import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from './authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
-import { takeLease } from './lease.js';
+import { retryAfter, settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
+import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
 
@@ -27,43 +29,57 @@ export interface PaymentAttempt {
 
 /**
  * SPEC 4.3 steps 8–9, shared by 4.3, 4.4 and 4.10: take the lease, decide on 3DS, call the
- * authorizer with `paymentRef` as idempotency key, write the final state.
- * - Any failure before the acquirer is called gives the lease back (the payment is retryable).
- * - If an earlier attempt may have reached the acquirer (a lease taken over, or a timeout),
- *   the acquirer's `lookup` is asked first and its outcome recorded: never a second call.
- * - An authorizer timeout gives the lease back marked `acquirerAsked` (502, retryable).
+ * authorizer with `paymentRef` as idempotency key, write the final state. At most once to
+ * the acquirer (SPEC §3):
+ * - a failure before the acquirer is called gives the lease back (retryable at once);
+ * - a failure after it may have been reached (timeout, lost answer) parks the lease: the same
+ *   credential may come back at once, asks `lookup` and records what the acquirer did; no new
+ *   authorization is sent while the first could still land, and no other credential steps in
+ *   until the lease is abandoned (then its outcome is recorded, or the payment freed).
  */
 export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts): Promise<Payment> {
-  const { payment, order } = ctx;
-  const lease = await takeLease(deps, payment, {
+  const { payment } = ctx;
+  const acquirer = deps.authorizers[ctx.merchant?.environment ?? 'production'];
+  const claim: LeaseClaim = {
     from: attempt.from,
     credential: attempt.credentialKey,
+    masked: attempt.masked,
     ...(attempt.checkoutKey ? { checkoutKey: attempt.checkoutKey } : {}),
     ...(facts.payerIp ? { payerIp: facts.payerIp } : {}),
-  });
-  if (lease.kind === 'settled') return lease.payment;
-  const { leaseId } = lease;
-  const environment = ctx.merchant?.environment ?? 'production';
-  const acquirer = deps.authorizers[environment];
-  const giveBack = async (acquirerAsked: boolean, error: unknown): Promise<never> => {
-    await deps.payments.release(payment, leaseId, attempt.from, acquirerAsked).catch((releaseError: unknown) => {
-      facts.logger.warn('lease release failed; it will expire', { paymentRef: payment.paymentRef, error: releaseError });
-    });
-    throw error;
   };
+  let lease = await takeLease(deps, payment, claim);
+  if (lease.kind === 'abandoned') {
+    const rescued = await settleAbandoned(deps, ctx, acquirer, lease.current, facts);
+    if (rescued !== 'released') return settledOrConflict(deps, rescued, attempt.credentialKey, deps.now());
+    lease = await takeLease(deps, payment, claim);
+  }
+  if (lease.kind === 'settled') return lease.payment;
+  if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, attempt.credentialKey, deps.now());
+  return holdAndPay(deps, ctx, attempt, acquirer, lease.leaseId, lease.taken, facts);
+}
+
+async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, acquirer: Authorizer, leaseId: string, taken: LeaseTaken, facts: RequestFacts): Promise<Payment> {
+  const { payment, order } = ctx;
+  const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from), error, facts);
+  const park = (until: number, error: unknown) => giveBack(deps, payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
   const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts);
 
-  if (lease.taken.takeover || lease.taken.acquirerAsked) {
-    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) => giveBack(true, error));
-    facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, takeover: lease.taken.takeover, known: known !== undefined });
+  if (taken.takeover) {
+    const parkedUntil = taken.parkedUntil ?? deps.now();
+    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) => park(parkedUntil, error));
+    facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, known: known !== undefined, parkedUntil: taken.parkedUntil });
     if (known) return settle(known);
+    if (parkedUntil > deps.now()) {
+      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(parkedUntil - deps.now()) });
+      return park(parkedUntil, wait);
+    }
   }
 
   const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';
   if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci)) {
-    const challenge = await stepUp(deps, ctx, attempt, environment, facts).catch((error: unknown) => giveBack(false, error));
+    const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
-    return writeFinal(deps, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...common(attempt) }, attempt.checkoutKey);
+    return writeFinal(deps, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey);
   }
 
   facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
@@ -76,12 +92,25 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
     capture: order.action === 'PURCHASE',
     payerIp: facts.payerIp,
   };
-  const outcome = await authorizeWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs).catch((error: unknown) => giveBack(true, error));
+  const outcome = await authorizeWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+    if (error instanceof AcquirerNotReachedError) return release(error);
+    const until = deps.now() + deps.settings.inFlightMs;
+    return park(until, new AuthorizationUnavailableError(undefined, { cause: error, headers: retryAfter(until - deps.now()) }));
+  });
   return settle(outcome);
 }
 
-async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, environment: 'sandbox' | 'production', facts: RequestFacts) {
+/** Gives the lease back or parks it, then fails with the original error (a failed write only logs). */
+async function giveBack(deps: PaymentDeps, payment: Payment, write: () => Promise<void>, error: unknown, facts: RequestFacts): Promise<never> {
+  await write().catch((writeError: unknown) => {
+    facts.logger.warn('lease could not be given back or parked; it will expire', { paymentRef: payment.paymentRef, error: writeError });
+  });
+  throw error;
+}
+
+async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts) {
   const { payment } = ctx;
+  const environment = ctx.merchant?.environment ?? 'production';
   const challenge = await deps.threeDsServers[environment].startChallenge(facts.baseUrl, payment.orderRef, payment.paymentRef);
   const sealed = await attempt.sealedForThreeDs!();
   await deps.payments.putPendingThreeDs(payment.orderRef, payment.paymentRef, {
@@ -95,28 +124,42 @@ async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAt
 
 async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, leaseId: string, outcome: AuthorizationOutcome, facts: RequestFacts): Promise<Payment> {
   const { payment, order } = ctx;
-  const patch: FinalPatch = outcome.approved
-    ? { ...common(attempt), state: order.action === 'PURCHASE' ? 'CAPTURED' : 'AUTHORISED', authorization: { code: outcome.code, resultCode: outcome.resultCode, at: nowIso() } }
-    : { ...common(attempt), state: 'FAILED', failure: { code: outcome.declineCode, reason: outcome.reason } };
-  const final = await writeFinal(deps, payment, leaseId, patch, attempt.checkoutKey);
+  const patch = { ...outcomePatch(outcome, order.action), ...masked(attempt) };
+  const final = await writeFinal(deps, payment, leaseId, patch, attempt.credentialKey);
   facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });
   if (attempt.from === 'AWAIT_3DS') await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   return final;
 }
 
-const common = (attempt: PaymentAttempt) => ({ paymentMethod: attempt.masked, ...(attempt.eci ? { eci: attempt.eci } : {}) });
+const masked = (attempt: PaymentAttempt) => ({ paymentMethod: attempt.masked, ...(attempt.eci ? { eci: attempt.eci } : {}) });
 
-/** Ends a payment as FAILED without calling the authorizer (e.g. 3DS failed or expired). */
+/**
+ * Ends a payment as FAILED without calling the authorizer (3DS failed or expired) — unless
+ * an earlier attempt may have reached the acquirer: then its recorded outcome wins.
+ */
 export async function failWithoutAuthorization(
   deps: PaymentDeps,
-  payment: Payment,
+  ctx: PaymentContext,
   claim: { from: LeaseOrigin; credentialKey: string },
   failure: { code: string; reason: string },
   facts: RequestFacts,
 ): Promise<Payment> {
+  const { payment, order } = ctx;
+  const acquirer = deps.authorizers[ctx.merchant?.environment ?? 'production'];
   const lease = await takeLease(deps, payment, { from: claim.from, credential: claim.credentialKey });
   if (lease.kind === 'settled') return lease.payment;
-  const failed = await writeFinal(deps, payment, lease.leaseId, { state: 'FAILED', failure });
+  if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, claim.credentialKey, deps.now());
+  if (lease.taken.takeover) {
+    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) =>
+      giveBack(deps, payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), lease.taken.parkedUntil ?? deps.now()), error, facts),
+    );
+    if (known) {
+      facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });
+      const patch = { ...outcomePatch(known, order.action), ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}) };
+      return writeFinal(deps, payment, lease.leaseId, patch, claim.credentialKey);
+    }
+  }
+  const failed = await writeFinal(deps, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey);
   await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   facts.logger.info('payment failed without authorization', { paymentRef: payment.paymentRef, code: failure.code });
   return failed;

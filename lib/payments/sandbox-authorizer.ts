@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds, nowIso } from '../repositories/dynamo.js';
 import type { AuthorizationOutcome, AuthorizationRequest, Authorizer } from './authorizer.js';
@@ -40,9 +40,10 @@ export class SandboxAuthorizer implements Authorizer {
         new UpdateCommand({
           TableName: this.table,
           Key: key(request.idempotencyKey),
-          // First call writes the record; every call counts. Names are placeholders: several are reserved words.
-          UpdateExpression: `SET ${FIRST_WINS.map((name) => `#${name} = if_not_exists(#${name}, :${name})`).join(', ')} ADD #calls :one`,
-          ExpressionAttributeNames: Object.fromEntries([...FIRST_WINS, 'calls'].map((name) => [`#${name}`, name])),
+          // The first call writes the record; every call adds its own id to a set, so the SDK
+          // retrying this very write cannot count twice. Names are placeholders (reserved words).
+          UpdateExpression: `SET ${FIRST_WINS.map((name) => `#${name} = if_not_exists(#${name}, :${name})`).join(', ')} ADD #callIds :callId`,
+          ExpressionAttributeNames: Object.fromEntries([...FIRST_WINS, 'callIds'].map((name) => [`#${name}`, name])),
           ExpressionAttributeValues: {
             ':operation': 'AUTHORIZE',
             ':outcome': outcome,
@@ -50,7 +51,7 @@ export class SandboxAuthorizer implements Authorizer {
             ':brand': request.brand,
             ':createdAt': nowIso(),
             ':expiresAt': epochSeconds() + RETENTION_SECONDS,
-            ':one': 1,
+            ':callId': new Set([randomUUID()]),
           },
           ReturnValues: 'ALL_NEW',
         }),
@@ -70,8 +71,8 @@ export class SandboxAuthorizer implements Authorizer {
       this.client.send(new GetCommand({ TableName: this.table, Key: key(idempotencyKey), ConsistentRead: true }), signal ? { abortSignal: signal } : {}),
     );
     if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, expiresAt: _expires, ...rest } = Item;
-    return { idempotencyKey, ...(rest as Omit<SandboxOperation, 'idempotencyKey'>) };
+    const { pk: _pk, sk: _sk, expiresAt: _expires, callIds, ...rest } = Item;
+    return { idempotencyKey, ...(rest as Omit<SandboxOperation, 'idempotencyKey' | 'calls'>), calls: (callIds as Set<string> | undefined)?.size ?? 0 };
   }
 }
 

@@ -1,4 +1,4 @@
-import type { AuthorizationOutcome, Authorizer } from './authorizer.js';
+import { OperationNotPerformedError, type AuthorizationOutcome, type Authorizer } from './authorizer.js';
 
 /**
  * The production slot until a gateway plugs its acquirer in (lib/composition/payments.ts).
@@ -8,10 +8,10 @@ import type { AuthorizationOutcome, Authorizer } from './authorizer.js';
  */
 export class UnconfiguredAuthorizer implements Authorizer {
   async authorize(): Promise<AuthorizationOutcome> {
-    throw new Error('no production acquirer is configured for this deployment');
+    throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
   }
 
   async lookup(): Promise<AuthorizationOutcome | undefined> {
-    throw new Error('no production acquirer is configured for this deployment');
+    throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
   }
 }

@@ -1,5 +1,5 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { Payment, PaymentState } from '../domain/payment.js';
+import type { MaskedPaymentMethod, Payment, PaymentState } from '../domain/payment.js';
 import { dynamo, nowIso } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 
@@ -13,15 +13,17 @@ export interface LeaseRequest {
   now: number;
   /** Who may take an expired lease over: the same checkout response, card or 3DS transaction. */
   credential: string;
+  /** What the attempt pays with, masked: recorded if another attempt must settle this lease. */
+  masked?: MaskedPaymentMethod;
   checkoutKey?: string;
   payerIp?: string;
 }
 
 export interface LeaseTaken {
-  /** The lease replaced an expired one: its holder may have reached the acquirer. */
+  /** The lease replaced an expired or parked one: its holder may have reached the acquirer. */
   takeover: boolean;
-  /** An earlier attempt's authorization may have reached the acquirer (it timed out). */
-  acquirerAsked: boolean;
+  /** Epoch ms: an earlier authorization may still be in flight to the acquirer until then. */
+  parkedUntil?: number;
 }
 export type FinalPatch = Partial<Pick<Payment, 'paymentMethod' | 'eci' | 'authorization' | 'threeDs' | 'failure'>> & {
   state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
@@ -65,6 +67,7 @@ export class PaymentRepository {
    */
   async acquireLease(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, lease: LeaseRequest): Promise<LeaseTaken> {
     const extra: Record<string, unknown> = { leaseCredential: lease.credential };
+    if (lease.masked) extra.leaseMasked = lease.masked;
     if (lease.checkoutKey) extra.checkoutKey = lease.checkoutKey;
     if (lease.payerIp) extra.payerIp = lease.payerIp;
     const sets = Object.keys(extra).map((name) => `${name} = :${name}`);
@@ -94,7 +97,7 @@ export class PaymentRepository {
       ),
     );
     const old = Attributes ?? {};
-    return { takeover: old.state === 'PROCESSING', acquirerAsked: old.acquirerAsked === true };
+    return { takeover: old.state === 'PROCESSING', ...(typeof old.parkedUntil === 'number' ? { parkedUntil: old.parkedUntil } : {}) };
   }
 
   /**
@@ -102,14 +105,14 @@ export class PaymentRepository {
    * item as it was). `settledBy` records which lease wrote it, so a retry of a write whose
    * answer was lost recognises its own result.
    */
-  async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch): Promise<Payment> {
+  async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch, credential?: string): Promise<Payment> {
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: `SET ${fields.map(([name]) => `#${name} = :${name}`).join(', ')}, version = version + :one, updatedAt = :at, settledBy = :leaseId REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, acquirerAsked`,
+          UpdateExpression: `SET ${fields.map(([name]) => `#${name} = :${name}`).join(', ')}, version = version + :one, updatedAt = :at, settledBy = :leaseId${credential ? ', settledCredential = :credential' : ''} REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, leaseMasked, parkedUntil`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: Object.fromEntries(fields.map(([name]) => [`#${name}`, name])),
           ExpressionAttributeValues: {
@@ -118,6 +121,7 @@ export class PaymentRepository {
             ':leaseId': leaseId,
             ':one': 1,
             ':at': nowIso(),
+            ...(credential ? { ':credential': credential } : {}),
           },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -128,27 +132,40 @@ export class PaymentRepository {
   }
 
   /**
-   * Gives the lease back: the payment is retryable again. `acquirerAsked` marks a payment
-   * whose authorization may have reached the acquirer (a timeout): the next attempt asks
-   * the acquirer's `lookup` before anything else.
+   * Gives the lease back: the payment is retryable again, by any credential. Only for
+   * failures that cannot have reached the acquirer.
    */
-  async release(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, to: LeaseOrigin, acquirerAsked = false): Promise<void> {
+  async release(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, to: LeaseOrigin): Promise<void> {
     await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: `SET #state = :to, version = version + :one, updatedAt = :at${acquirerAsked ? ', acquirerAsked = :asked' : ''} REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential`,
+          UpdateExpression: 'SET #state = :to, version = version + :one, updatedAt = :at REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, leaseMasked, parkedUntil',
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: {
-            ':to': to,
-            ':processing': 'PROCESSING',
-            ':leaseId': leaseId,
-            ':one': 1,
-            ':at': nowIso(),
-            ...(acquirerAsked ? { ':asked': true } : {}),
-          },
+          ExpressionAttributeValues: { ':to': to, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': nowIso() },
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Parks the lease after the acquirer may have been reached (a timeout, a lost answer): the
+   * holder leaves, the lease expires now so the same credential can come back at once and
+   * ask the acquirer's `lookup`, and no new authorization is sent before `parkedUntil`, when
+   * a request still in flight can no longer land.
+   */
+  async park(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, now: number, parkedUntil: number): Promise<void> {
+    await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key(payment.orderRef, payment.paymentRef),
+          UpdateExpression: 'SET leaseUntil = :now, parkedUntil = :parked, version = version + :one, updatedAt = :at',
+          ConditionExpression: '#state = :processing AND leaseId = :leaseId',
+          ExpressionAttributeNames: { '#state': 'state' },
+          ExpressionAttributeValues: { ':now': now, ':parked': parkedUntil, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': nowIso() },
         }),
       ),
     );

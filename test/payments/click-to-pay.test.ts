@@ -143,10 +143,10 @@ describe('exactly-once authorization', () => {
   it('a lease its holder never gave back is taken over after expiry by the same checkout response: the acquirer is asked first', async () => {
     const world = await seedWorld();
     const sdkResult = await checkoutResponse();
-    // The first attempt's authorizer call fails and the lease cannot be given back (as if the
-    // process died there): the payment keeps a lease that nobody will finish.
+    // The first attempt's authorizer call fails and the lease cannot be parked (as if the
+    // process died there): the payment keeps a live lease that nobody will finish.
     vi.mocked(authorizer.authorize).mockRejectedValueOnce(new Error('connection reset')); // the shared spy (support/payments.ts)
-    const release = vi.spyOn(paymentRepository, 'release').mockRejectedValueOnce(new Error('process died'));
+    const park = vi.spyOn(paymentRepository, 'park').mockRejectedValueOnce(new Error('process died'));
     paymentDeps.settings.leaseMs = 300;
     try {
       const first = await pay(world, token, sdkResult);
@@ -165,7 +165,7 @@ describe('exactly-once authorization', () => {
       expect((await authorizer.operation(world.paymentRef))?.calls).toBe(1);
     } finally {
       paymentDeps.settings.leaseMs = 30_000;
-      release.mockRestore();
+      park.mockRestore();
     }
   });
 
@@ -195,6 +195,7 @@ describe('exactly-once authorization', () => {
 describe('sandbox authorizer outcomes (SPEC §5)', () => {
   afterEach(() => {
     paymentDeps.settings.authorizerTimeoutMs = 10_000;
+    paymentDeps.settings.inFlightMs = 10_000;
   });
 
   it.each([
@@ -214,21 +215,40 @@ describe('sandbox authorizer outcomes (SPEC §5)', () => {
     expect(response.body).toMatchObject({ state: 'FAILED', failure: { code: 'CARD_EXPIRED' } });
   });
 
-  it('amount ending 99 times out: 502, the payment stays STARTED and retryable', async () => {
+  it('amount ending 99 times out: 502; the same checkout response is asked about, not re-sent, while the first could still land', async () => {
     paymentDeps.settings.authorizerTimeoutMs = 150;
+    paymentDeps.settings.inFlightMs = 400;
     const world = await seedWorld({}, { amount: 1099 });
     const sdkResult = await checkoutResponse();
     const first = await pay(world, token, sdkResult);
     expect(first.status).toBe(502);
     expect(first.body.code).toBe('AUTHORIZATION_UNAVAILABLE');
-    expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('STARTED');
-    const retry = await pay(world, token, sdkResult);
-    expect(retry.status).toBe(502); // retried (not 409)
-    // The first call may have reached the acquirer: the retry asked it first, and only because
-    // it had performed nothing was the authorization sent again.
+    expect(Number(first.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    const order = await invoke(getOrder, { path: `/transactions/outlets/${world.outletId}/orders/${world.orderRef}`, pathParameters: { outletId: world.outletId, orderRef: world.orderRef }, token });
+    expect(order.body.state).toBe('STARTED'); // the parked lease shows as the state it came from
+
+    const early = await pay(world, token, sdkResult);
+    expect(early.status).toBe(502); // asked the acquirer (nothing), and did not send it again
     expect(lookupCalls(world.paymentRef)).toBe(1);
+    expect(calls(world.paymentRef)).toBe(1);
+
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    const later = await pay(world, token, sdkResult);
+    expect(later.status).toBe(502); // the in-flight window is over: authorized again (the sandbox hangs again)
+    expect(lookupCalls(world.paymentRef)).toBe(2);
     expect(calls(world.paymentRef)).toBe(2);
-    expect(await authorizer.operation(world.paymentRef)).toBeUndefined();
+    expect(await authorizer.operation(world.paymentRef)).toBeUndefined(); // the acquirer never performed it
+  });
+
+  it('another card after a timeout is refused while the first may have been charged', async () => {
+    paymentDeps.settings.authorizerTimeoutMs = 150;
+    const world = await seedWorld({}, { amount: 1099 });
+    expect((await pay(world, token, await checkoutResponse())).status).toBe(502);
+    const other = await pay(world, token, await checkoutResponse({ card: 'mastercard-world' }));
+    expect(other.status).toBe(409);
+    expect(other.body.detail).toMatch(/another payment credential/);
+    expect(Number(other.headers['Retry-After'])).toBeGreaterThan(1);
+    expect(calls(world.paymentRef)).toBe(1);
   });
 });
 
@@ -256,9 +276,11 @@ describe('3DS (SPEC 4.3 step 8, 4.10)', () => {
     expect(calls(world.paymentRef)).toBe(1);
     expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef)).toBeUndefined();
 
+    // The same cres again (its answer lost, say) gets the outcome, and authorizes nothing more.
     const again = await completeThreeDs(world, token, cres!);
-    expect(again.status).toBe(409);
-    expect(again.body.code).toBe('PAYMENT_STATE_CONFLICT');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(done.body);
+    expect(calls(world.paymentRef)).toBe(1);
   });
 
   it('a wrong code → FAILED THREE_DS_FAILED, no authorization; the ACS answers only once', async () => {

@@ -7,5 +7,22 @@ export interface DemoFile {
   checkoutUrl: string;
   baseUrl: string;
   tokens: { platform: string; tenant: string };
-  local: { dynamoEndpoint: string; kmsEndpoint: string; sessionsTable: string; ordersTable: string };
+  local: {
+    dynamoEndpoint: string;
+    kmsEndpoint: string;
+    sessionsTable: string;
+    ordersTable: string;
+    /** The local dependencies' processes (SPEC §7): freeze one with kill -STOP <pid>. */
+    dynamodb: LocalProcess & { engine: string };
+    kms: LocalProcess;
+    api: { pid: number; port: number };
+  };
+}
+
+export interface LocalProcess {
+  name: string;
+  pid: number;
+  port: number;
+  endpoint: string;
+  restarts: number;
 }

@@ -1,12 +1,18 @@
 import { createRequire } from 'node:module';
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdir } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
 import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient } from '@aws-sdk/client-kms';
-import dynalite from 'dynalite';
-import { startKmsServer, type RunningKmsServer } from './kms-server.js';
+import {
+  dynaliteSpec,
+  dynamoDbLocalSpec,
+  kmsSpec,
+  startWatchdog,
+  supervise,
+  type DynamoEngine,
+  type LocalProcessInfo,
+  type SupervisedProcess,
+} from './local-processes.js';
 import { ensureDevIdentity, type DevIdentity } from './dev-identity.js';
 import { ensureSandboxNetwork, SANDBOX_NETWORK, type SandboxNetwork } from './sandbox-network.js';
 
@@ -29,6 +35,13 @@ export interface LocalStackOptions {
   dynamoPort?: number;
   kmsPort?: number;
   tablePrefix?: string;
+  /** dynalite (default) or AWS's DynamoDB Local (needs Java). */
+  dynamoEngine?: DynamoEngine;
+  /** Start a dependency again on its port when it dies (npm start). */
+  restart?: boolean;
+  /** Told when a dependency was started again (its pid changed). */
+  onRestart?: (info: LocalProcessInfo) => void;
+  log?: (line: string) => void;
 }
 
 export interface LocalStack {
@@ -37,6 +50,10 @@ export interface LocalStack {
   sandbox: SandboxNetwork;
   dynamoEndpoint: string;
   kmsEndpoint: string;
+  /** The processes behind the two endpoints, as they are now (pids change on a restart). */
+  processes(): { dynamodb: LocalProcessInfo; kms: LocalProcessInfo };
+  /** Also kill this pid (SIGKILL) if the process that started the stack dies. */
+  guard(pid: number): void;
   close(): Promise<void>;
 }
 
@@ -47,19 +64,46 @@ export interface LocalStack {
  */
 export async function startLocalStack(options: LocalStackOptions): Promise<LocalStack> {
   await mkdir(options.dataDir, { recursive: true });
-  const dynamo = dynalite({ createTableMs: 0, deleteTableMs: 0, updateTableMs: 0, ...(options.persist ? { path: `${options.dataDir}/dynamodb` } : {}) });
-  const dynamoPort = await listen(dynamo, options.dynamoPort ?? 0);
-  let kms: RunningKmsServer;
+  const engine = options.dynamoEngine ?? 'dynalite';
+  const watchdog = startWatchdog();
+  const common = { restart: options.restart ?? false, watchdog, onRestart: options.onRestart, log: options.log };
+  const started: SupervisedProcess[] = [];
+  const closeAll = async () => {
+    await Promise.allSettled(started.map((p) => p.stop()));
+    watchdog.close();
+  };
+  let dynamo: SupervisedProcess;
+  let kms: SupervisedProcess;
   try {
-    kms = await startKmsServer({ port: options.kmsPort ?? 0, ...(options.persist ? { dataFile: `${options.dataDir}/kms.json` } : {}) });
+    const dynamoSpec =
+      engine === 'dynamodb-local'
+        ? dynamoDbLocalSpec(options.persist ? await made(`${options.dataDir}/dynamodb-local`) : undefined)
+        : dynaliteSpec(options.persist ? `${options.dataDir}/dynamodb` : undefined);
+    // Both start at once: DynamoDB Local's JVM takes a few seconds.
+    const [d, k] = await Promise.allSettled([
+      supervise(dynamoSpec, { ...common, port: options.dynamoPort }),
+      supervise(kmsSpec(options.persist ? `${options.dataDir}/kms.json` : undefined), { ...common, port: options.kmsPort }),
+    ]);
+    for (const r of [d, k]) if (r.status === 'fulfilled') started.push(r.value);
+    if (d.status === 'rejected') throw d.reason;
+    if (k.status === 'rejected') throw k.reason;
+    [dynamo, kms] = [d.value, k.value];
   } catch (error) {
-    await close(dynamo);
+    await closeAll();
     throw error;
   }
-  const dynamoEndpoint = `http://127.0.0.1:${dynamoPort}`;
+  const kmsUrl = kms.info().endpoint;
+  const dynamoEndpoint = dynamo.info().endpoint;
   const prefix = options.tablePrefix ?? 'click-to-pay-local';
-  const tableEnv = await ensureTables(dynamoEndpoint, prefix);
-  const defaultPayloadKey = await ensurePayloadKey(kms.url);
+  let tableEnv: Record<string, string>;
+  let defaultPayloadKey: string;
+  try {
+    tableEnv = await ensureTables(dynamoEndpoint, prefix);
+    defaultPayloadKey = await ensurePayloadKey(kmsUrl);
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
   const payloadKeyIds = process.env.PAYLOAD_KEY_IDS ?? defaultPayloadKey;
   const identity = await ensureDevIdentity(options.dataDir);
   const sandbox = await ensureSandboxNetwork(options.dataDir);
@@ -68,7 +112,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const env: Record<string, string> = {
     ...tableEnv,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
-    KMS_ENDPOINT: kms.url,
+    KMS_ENDPOINT: kmsUrl,
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,
@@ -86,10 +130,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     identity,
     sandbox,
     dynamoEndpoint,
-    kmsEndpoint: kms.url,
-    close: async () => {
-      await Promise.allSettled([kms.close(), close(dynamo)]);
-    },
+    kmsEndpoint: kmsUrl,
+    processes: () => ({ dynamodb: dynamo.info(), kms: kms.info() }),
+    guard: (pid) => watchdog.watch(pid),
+    close: closeAll,
   };
 }
 
@@ -133,16 +177,7 @@ async function ensurePayloadKey(endpoint: string): Promise<string> {
   return PAYLOAD_KEY_ALIAS;
 }
 
-function listen(server: Server, port: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
-  });
-}
-
-function close(server: Server): Promise<void> {
-  return new Promise((resolve) => {
-    server.closeAllConnections?.();
-    server.close(() => resolve());
-  });
+async function made(dir: string): Promise<string> {
+  await mkdir(dir, { recursive: true });
+  return dir;
 }

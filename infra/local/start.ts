@@ -1,10 +1,12 @@
 /**
  * `npm start` — the whole local service on one port (SPEC §7): dynalite and the local KMS
- * server (data under .data/), tables and keys on first start, a seeded demo
- * platform/tenant/merchant/outlet, and the API plus hosted page through serverless-offline
- * running the same handlers that deploy to Lambda. Prints URLs and demo tokens.
+ * server, each a process of its own (data under .data/), tables and keys on first start, a
+ * seeded demo platform/tenant/merchant/outlet, and the API plus hosted page through
+ * serverless-offline running the same handlers that deploy to Lambda. Prints URLs, demo
+ * tokens and the pids of the local dependencies (freeze one with kill -STOP to watch 503s).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { freePort, isPortFree } from './ports.js';
@@ -13,12 +15,15 @@ import { startLocalStack, type LocalStack } from './stack.js';
 import { seedDemo, type DemoWorld } from './seed-demo.js';
 import { buildWeb } from './build-web.js';
 import { signDevToken } from './dev-identity.js';
+import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 let stack: LocalStack | undefined;
 let offline: ChildProcess | undefined;
+let dynamoEngine: DynamoEngine = 'dynalite';
+let demoFile: Omit<DemoFile, 'local'> | undefined;
 
 function fail(message: string): never {
   process.stderr.write(`\nnpm start: ${message}\n\n`);
@@ -31,7 +36,21 @@ async function main(): Promise<void> {
     fail(`port ${port} is already in use — is another \`npm start\` running? Stop it, or start on another port: PORT=3100 npm start`);
   }
   try {
-    stack = await startLocalStack({ dataDir, persist: true });
+    dynamoEngine = parseDynamoEngine(process.env.LOCAL_DYNAMODB_ENGINE, 'LOCAL_DYNAMODB_ENGINE');
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  watchAncestors();
+  try {
+    stack = await startLocalStack({
+      dataDir,
+      persist: true,
+      dynamoEngine,
+      restart: true,
+      log: (line) => process.stderr.write(`npm start: ${line}\n`),
+      // The pid changed: keep .data/demo.json true for people and tests that look it up.
+      onRestart: () => void writeDemoFile().catch(() => undefined),
+    });
   } catch (error) {
     const text = String((error as Error)?.message ?? error);
     if (/lock/i.test(text)) fail(`the data directory ${dataDir} is in use by another process (another \`npm start\`?).`);
@@ -55,6 +74,7 @@ async function main(): Promise<void> {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
+  if (offline.pid !== undefined) stack.guard(offline.pid);
   const offlineTail: string[] = [];
   offline.stdout!.on('data', (chunk: Buffer) => {
     // Handler logs are JSON lines: show them. serverless-offline's own chatter (a route table
@@ -79,10 +99,9 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     { realm: 'tenant', tenantRef: demo.tenantRef, permissions: ['VIEW_UCTP_WALLET_CERTIFICATE', 'CREATE_AUTHORIZATION', 'VIEW_ORDER', 'CREATE_ORDER'] },
     12 * 3600,
   );
-  // The local endpoints are in there too, for tools and tests that inspect the stored state.
-  const local = { dynamoEndpoint: stack!.dynamoEndpoint, kmsEndpoint: stack!.kmsEndpoint, sessionsTable: stack!.env.SESSIONS_TABLE!, ordersTable: stack!.env.ORDERS_TABLE! };
-  const file: DemoFile = { ...demo, baseUrl, tokens: { platform, tenant }, local };
-  await writeFile(`${dataDir}/demo.json`, JSON.stringify(file, null, 2), { mode: 0o600 });
+  demoFile = { ...demo, baseUrl, tokens: { platform, tenant } };
+  await writeFile(`${dataDir}/demo.json`, JSON.stringify(demoFileNow(), null, 2), { mode: 0o600 });
+  const { dynamodb, kms } = stack!.processes();
   const lines = [
     '',
     `Click to Pay service running at ${baseUrl}`,
@@ -94,7 +113,13 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     `  Hosted checkout     ${demo.checkoutUrl}`,
     '',
     `  demo tenant ${demo.tenantRef} · merchant ${demo.merchantRef} · outlet ${demo.outletId}`,
-    `  DynamoDB (dynalite) ${stack!.dynamoEndpoint}   KMS ${stack!.kmsEndpoint}   data ${dataDir}`,
+    `  ${`DynamoDB (${dynamoEngine})`.padEnd(24)} ${dynamodb.endpoint}   pid ${dynamodb.pid}`,
+    `  ${'KMS (local server)'.padEnd(24)} ${kms.endpoint}   pid ${kms.pid}`,
+    `  ${'API (serverless-offline)'.padEnd(24)} ${baseUrl}   pid ${offline?.pid}   data ${dataDir}`,
+    '',
+    '  DynamoDB and KMS are processes of their own: `kill -STOP <pid>` freezes one (the API',
+    '  answers 503 DEPENDENCY_UNAVAILABLE), `kill -CONT <pid>` resumes it; one that is killed is',
+    '  started again on the same port. Current pids are in .data/demo.json (`local`).',
     '',
     '  Demo tokens (12 h; more with `npm run token -- …`; also in .data/demo.json):',
     `  PLATFORM_TOKEN=${platform}`,
@@ -109,6 +134,65 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     '',
   ];
   process.stdout.write(lines.join('\n') + '\n');
+}
+
+/** demo.json with the local section as it is now (a restarted dependency has a new pid). */
+function demoFileNow(): DemoFile {
+  const { dynamodb, kms } = stack!.processes();
+  return {
+    ...demoFile!,
+    // The local endpoints and pids, for tools and tests that inspect the stored state or freeze a dependency.
+    local: {
+      dynamoEndpoint: dynamodb.endpoint,
+      kmsEndpoint: kms.endpoint,
+      sessionsTable: stack!.env.SESSIONS_TABLE!,
+      ordersTable: stack!.env.ORDERS_TABLE!,
+      dynamodb: { ...dynamodb, engine: dynamoEngine },
+      kms,
+      api: { pid: offline?.pid ?? 0, port },
+    },
+  };
+}
+
+async function writeDemoFile(): Promise<void> {
+  if (!demoFile || shuttingDown) return;
+  await writeFile(`${dataDir}/demo.json`, JSON.stringify(demoFileNow(), null, 2), { mode: 0o600 });
+}
+
+/**
+ * `npm start` is npm → sh → tsx → this process. If any of them dies without passing a signal on
+ * (kill -9 of npm, a closed terminal), stop everything rather than leave an orphaned stack
+ * holding the port and the data directory. Linux only (/proc); elsewhere the parent only.
+ */
+function watchAncestors(): void {
+  const chain: number[] = [];
+  let pid = process.ppid;
+  for (let depth = 0; depth < 4 && pid > 1; depth++) {
+    chain.push(pid);
+    let cmdline: string;
+    let parent: number;
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ');
+      parent = Number(readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')[1]);
+    } catch {
+      break;
+    }
+    if (/\bnpm\b|npm-cli/.test(cmdline)) break; // npm itself: its parent is the user's shell
+    if (!/tsx|^\S*sh -c /.test(cmdline)) break;
+    pid = parent;
+  }
+  const timer = setInterval(() => {
+    for (const ancestor of chain) {
+      try {
+        process.kill(ancestor, 0);
+      } catch {
+        process.stderr.write(`npm start: its parent process ${ancestor} is gone; stopping\n`);
+        void shutdown(1);
+        return;
+      }
+    }
+  }, 1000);
+  timer.unref();
 }
 
 async function waitForApi(): Promise<void> {
@@ -131,7 +215,11 @@ let shuttingDown = false;
 async function shutdown(code = 0): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
-  offline?.kill('SIGTERM');
+  if (offline && offline.exitCode === null && offline.signalCode === null) {
+    const exited = new Promise((resolve) => offline!.once('exit', resolve));
+    offline.kill('SIGTERM');
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
+  }
   await stack?.close();
   process.exit(code);
 }

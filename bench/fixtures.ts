@@ -13,7 +13,7 @@ export interface PreparedPayment {
 }
 
 /** Orders, hosted sessions and checkout responses made before the clock starts. */
-export async function preparePayments(count: number, dataDir: string): Promise<PreparedPayment[]> {
+export async function preparePayments(count: number, dataDir: string, amountValue = 1000): Promise<PreparedPayment[]> {
   const { configRepository, orderRepository, sessionRepository } = await import('../lib/composition/core.js');
   const { payloadKeyVault } = await import('../lib/composition/keys.js');
   const { upsertPaymentMethods } = await import('../lib/services/payment-methods.js');
@@ -36,7 +36,7 @@ export async function preparePayments(count: number, dataDir: string): Promise<P
   for (let i = 0; i < count; i++) {
     const order = await createOrder({ config: configRepository, orders: orderRepository }, seeder, 'bench-outlet', {
       action: 'AUTH',
-      amount: { currencyCode: 'AED', value: 1000 },
+      amount: { currencyCode: 'AED', value: amountValue },
     });
     const session = await createHostedSession({ orders: orderRepository, sessions: sessionRepository, ttlSeconds: 3600 }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
     const checkoutResponse = await buildSandboxCheckoutResponse({ card: sandboxCard('visa-classic'), signingKey, recipientKey, scheme: 'visa' });

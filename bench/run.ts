@@ -1,127 +1,193 @@
 /**
  * `npm run bench` — the SPEC 4.3 handler in-process (full middy chain, real dynalite and KMS
- * server over sockets, in a separate process), against the floor: the same crypto (JWS
+ * server over sockets, each a process of its own), against the floor: the same crypto (JWS
  * verify, KMS RSA-OAEP unwrap, AES-GCM decrypt) and the same DynamoDB round trips done bare.
- * BENCH_PAYMENTS (per concurrency level, default 600) and BENCH_CONCURRENCY (default 1,8,32).
+ * BENCH_PAYMENTS (per concurrency level, default 600), BENCH_CONCURRENCY (default 1,8,32),
+ * BENCH_AMOUNT (minor units, default 1000; a sandbox decline amount such as 1051 makes every
+ * payment fail, which is how its test checks that a failure is reported).
+ *
+ * A payment that does not end AUTHORISED stops the run: the error and the service's last log
+ * lines go to stderr and the exit code is 1. The local stack is stopped on every exit (normal,
+ * error, SIGINT/SIGTERM), and by its watchdog if this process is killed outright.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { preparePayments, type PreparedPayment } from './fixtures.js';
+import { startLocalStack, type LocalStack } from '../infra/local/stack.js';
+import type { PreparedPayment } from './fixtures.js';
 
-const perLevel = Number(process.env.BENCH_PAYMENTS ?? 600);
-const levels = (process.env.BENCH_CONCURRENCY ?? '1,8,32').split(',').map(Number);
+const positive = (name: string, fallback: string): number[] => {
+  const values = (process.env[name] ?? fallback).split(',').map(Number);
+  if (values.length === 0 || values.some((n) => !Number.isInteger(n) || n <= 0)) {
+    process.stderr.write(`${name} must be a positive integer (or a comma-separated list of them), not "${process.env[name]}"\n`);
+    process.exit(2);
+  }
+  return values;
+};
+const perLevel = positive('BENCH_PAYMENTS', '600')[0]!;
+const levels = positive('BENCH_CONCURRENCY', '1,8,32');
+const amount = positive('BENCH_AMOUNT', '1000')[0]!;
+/** The Host API Gateway would send; links in responses are built from it. */
+const BENCH_HOST = 'bench.localhost';
 
-const stack = spawn('npx', ['tsx', 'bench/stack-process.ts'], { stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-const first = await new Promise<string>((resolve) => createInterface({ input: stack.stdout! }).once('line', resolve));
-const { env, dataDir } = JSON.parse(first) as { env: Record<string, string>; dataDir: string };
-Object.assign(process.env, env, { LOG_LEVEL: 'info', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
-
-// Logs are produced (JSON + redaction cost counted) but not printed during the runs.
-const realWrite = process.stdout.write.bind(process.stdout);
+// Logs are produced (JSON + redaction cost counted) but not printed during the runs; the last
+// ones are always kept for the report when a payment fails.
+const realWrite = process.stdout.write.bind(process.stdout) as (chunk: string | Uint8Array) => boolean;
 const say = (line = '') => realWrite(line + '\n');
 let logBytes = 0;
-const muteLogs = () => (process.stdout.write = ((chunk: string) => ((logBytes += chunk.length), true)) as typeof process.stdout.write);
-const unmuteLogs = () => (process.stdout.write = realWrite);
+let muted = false;
+const logTail: string[] = [];
+const LOG_TAIL_LINES = 30;
+process.stdout.write = ((chunk: string | Uint8Array) => {
+  const text = typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+  for (const line of text.split('\n')) if (line.trim()) logTail.push(line) > LOG_TAIL_LINES && logTail.shift();
+  if (!muted) return realWrite(chunk);
+  logBytes += text.length;
+  return true;
+}) as typeof process.stdout.write;
+const muteLogs = () => (muted = true);
+const unmuteLogs = () => (muted = false);
 
-say(`preparing ${perLevel * levels.length * 2} orders, sessions and checkout responses…`);
-const handlerSet = await preparePayments(perLevel * levels.length, dataDir);
-const floorSet = await preparePayments(perLevel * levels.length, dataDir);
-const { handler } = await import('../functions/pay-click-to-pay/handler.js');
-// Imported only now: configuration is read once, at module load, from the stack's environment.
-const { floorPayment, prepareFloor } = await import('./floor.js');
-const floor = await prepareFloor();
-
-async function viaHandler(p: PreparedPayment): Promise<void> {
-  const path = `/transactions/outlets/${p.outletId}/orders/${p.orderRef}/payments/${p.paymentRef}/click-to-pay`;
-  const response = (await handler(
-    {
-      version: '2.0',
-      routeKey: `POST ${path}`,
-      rawPath: path,
-      rawQueryString: '',
-      headers: { authorization: `Bearer ${p.sessionToken}`, 'content-type': 'application/json' },
-      pathParameters: { outletId: p.outletId, orderRef: p.orderRef, paymentRef: p.paymentRef },
-      body: JSON.stringify(p.body),
-      isBase64Encoded: false,
-      requestContext: { requestId: randomUUID(), http: { method: 'POST', path, sourceIp: '203.0.113.9' } },
-    } as never,
-    { awsRequestId: randomUUID() } as never,
-  )) as { statusCode: number; body: string };
-  if (response.statusCode !== 200 || !response.body.includes('"AUTHORISED"')) throw new Error(`handler answered ${response.statusCode} ${response.body.slice(0, 200)}`);
+let stack: LocalStack | undefined;
+let dataDir: string | undefined;
+let stopping: Promise<void> | undefined;
+function stopStack(): Promise<void> {
+  stopping ??= (async () => {
+    await stack?.close();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+  })();
+  return stopping;
+}
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.once(signal, () => {
+    unmuteLogs();
+    process.stderr.write(`\nbench: ${signal}, stopping the local stack\n`);
+    void stopStack().finally(() => process.exit(code));
+  });
 }
 
-interface Result { p50: number; p95: number; p99: number; mean: number; perSecond: number }
-
-interface Sample { latencies: number[]; seconds: number; count: number }
-
-async function sample(items: PreparedPayment[], concurrency: number, pay: (p: PreparedPayment) => Promise<void>): Promise<Sample> {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < items.length) {
-        const item = items[next++]!;
-        const t0 = performance.now();
-        await pay(item);
-        latencies.push(performance.now() - t0);
-      }
-    }),
-  );
-  return { latencies, seconds: (performance.now() - started) / 1000, count: items.length };
-}
-
-function summarize(samples: Sample[]): Result {
-  const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
-  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
-  const seconds = samples.reduce((a, s) => a + s.seconds, 0);
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, perSecond: latencies.length / seconds };
-}
-
-/**
- * Floor and handler alternate in ROUNDS rounds per level (F H F H …), so drift during the run
- * (dynalite growing, GC, the other core's load) lands on both paths alike.
- */
-const ROUNDS = 4;
-async function measureInterleaved(floorItems: PreparedPayment[], handlerItems: PreparedPayment[], concurrency: number) {
-  const floorSamples: Sample[] = [];
-  const handlerSamples: Sample[] = [];
-  const size = Math.ceil(floorItems.length / ROUNDS);
-  for (let round = 0; round < ROUNDS; round++) {
-    const part = (items: PreparedPayment[]) => items.slice(round * size, (round + 1) * size);
-    floorSamples.push(await sample(part(floorItems), concurrency, (p) => floorPayment(floor, p)));
-    handlerSamples.push(await sample(part(handlerItems), concurrency, viaHandler));
-  }
-  return { floor: summarize(floorSamples), handler: summarize(handlerSamples) };
-}
-
-// Warm-up: cold-start work (JWKS load, KMS public keys, connection pools) is not the steady state.
-muteLogs();
-await viaHandler(handlerSet.pop()!);
-await floorPayment(floor, floorSet.pop()!);
-unmuteLogs();
-
-const fmt = (n: number) => n.toFixed(2).padStart(8);
-say('');
-say(`${perLevel} payments per level · Node ${process.version} · ${(await import('node:os')).cpus().length} cores`);
-say('path      conc     p50 ms   p95 ms   p99 ms  mean ms   pay/s');
-const rows: { level: number; handler: Result; floor: Result }[] = [];
-for (const [index, level] of levels.entries()) {
-  const slice = (set: PreparedPayment[]) => set.slice(index * perLevel, (index + 1) * perLevel).filter(Boolean);
-  muteLogs();
-  const { floor: floorResult, handler: handlerResult } = await measureInterleaved(slice(floorSet), slice(handlerSet), level);
+try {
+  await main();
+  await stopStack();
+  process.exit(0);
+} catch (error) {
   unmuteLogs();
-  rows.push({ level, handler: handlerResult, floor: floorResult });
-  for (const [name, r] of [['handler', handlerResult], ['floor', floorResult]] as const) {
-    say(`${name.padEnd(8)} ${String(level).padStart(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${fmt(r.mean)} ${r.perSecond.toFixed(0).padStart(7)}`);
+  process.stderr.write(`\nbench failed: ${(error as Error)?.stack ?? error}\n`);
+  process.stderr.write(`\n--- the service's last ${logTail.length} log lines ---\n${logTail.join('\n')}\n--- end of log ---\n`);
+  await stopStack();
+  process.exit(1);
+}
+
+async function main(): Promise<void> {
+  dataDir = await mkdtemp(join(tmpdir(), 'ctp-bench-'));
+  stack = await startLocalStack({ dataDir, persist: false, tablePrefix: 'bench' });
+  const { dynamodb, kms } = stack.processes();
+  say(`local stack: ${dynamodb.name} pid ${dynamodb.pid} (${dynamodb.endpoint}), kms pid ${kms.pid} (${kms.endpoint})`);
+  Object.assign(process.env, stack.env, { LOG_LEVEL: 'info', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  const { preparePayments } = await import('./fixtures.js');
+
+  say(`preparing ${perLevel * levels.length * 2} orders, sessions and checkout responses…`);
+  // One spare in each set for the warm-up.
+  const handlerSet = await preparePayments(perLevel * levels.length + 1, dataDir, amount);
+  const floorSet = await preparePayments(perLevel * levels.length + 1, dataDir, amount);
+  const { handler } = await import('../functions/pay-click-to-pay/handler.js');
+  // Imported only now: configuration is read once, at module load, from the stack's environment.
+  const { floorPayment, prepareFloor } = await import('./floor.js');
+  const floor = await prepareFloor();
+
+  async function viaHandler(p: PreparedPayment): Promise<void> {
+    const path = `/transactions/outlets/${p.outletId}/orders/${p.orderRef}/payments/${p.paymentRef}/click-to-pay`;
+    const response = (await handler(
+      {
+        version: '2.0',
+        routeKey: `POST ${path}`,
+        rawPath: path,
+        rawQueryString: '',
+        // As API Gateway sends it: links in the response are built from the request's host.
+        headers: { host: BENCH_HOST, authorization: `Bearer ${p.sessionToken}`, 'content-type': 'application/json' },
+        pathParameters: { outletId: p.outletId, orderRef: p.orderRef, paymentRef: p.paymentRef },
+        body: JSON.stringify(p.body),
+        isBase64Encoded: false,
+        requestContext: { requestId: randomUUID(), domainName: BENCH_HOST, http: { method: 'POST', path, sourceIp: '203.0.113.9' } },
+      } as never,
+      { awsRequestId: randomUUID() } as never,
+    )) as { statusCode: number; body: string };
+    if (response.statusCode !== 200 || !response.body.includes('"AUTHORISED"')) {
+      throw new Error(`payment ${p.paymentRef} (order ${p.orderRef}): the handler answered ${response.statusCode} ${response.body.slice(0, 300)}`);
+    }
   }
+
+  interface Result { p50: number; p95: number; p99: number; mean: number; perSecond: number }
+
+  interface Sample { latencies: number[]; seconds: number; count: number }
+
+  async function sample(items: PreparedPayment[], concurrency: number, pay: (p: PreparedPayment) => Promise<void>): Promise<Sample> {
+    const latencies: number[] = [];
+    let next = 0;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < items.length) {
+          const item = items[next++]!;
+          const t0 = performance.now();
+          await pay(item);
+          latencies.push(performance.now() - t0);
+        }
+      }),
+    );
+    return { latencies, seconds: (performance.now() - started) / 1000, count: items.length };
+  }
+
+  function summarize(samples: Sample[]): Result {
+    const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
+    const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
+    const seconds = samples.reduce((a, s) => a + s.seconds, 0);
+    return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, perSecond: latencies.length / seconds };
+  }
+
+  /**
+   * Floor and handler alternate in ROUNDS rounds per level (F H F H …), so drift during the run
+   * (dynalite growing, GC, the other core's load) lands on both paths alike.
+   */
+  const ROUNDS = 4;
+  async function measureInterleaved(floorItems: PreparedPayment[], handlerItems: PreparedPayment[], concurrency: number) {
+    const floorSamples: Sample[] = [];
+    const handlerSamples: Sample[] = [];
+    const size = Math.ceil(floorItems.length / ROUNDS);
+    for (let round = 0; round < ROUNDS; round++) {
+      const part = (items: PreparedPayment[]) => items.slice(round * size, (round + 1) * size);
+      floorSamples.push(await sample(part(floorItems), concurrency, (p) => floorPayment(floor, p)));
+      handlerSamples.push(await sample(part(handlerItems), concurrency, viaHandler));
+    }
+    return { floor: summarize(floorSamples), handler: summarize(handlerSamples) };
+  }
+
+  // Warm-up: cold-start work (JWKS load, KMS public keys, connection pools) is not the steady state.
+  muteLogs();
+  await viaHandler(handlerSet.pop()!);
+  await floorPayment(floor, floorSet.pop()!);
+  unmuteLogs();
+
+  const fmt = (n: number) => n.toFixed(2).padStart(8);
+  say('');
+  say(`${perLevel} payments per level · Node ${process.version} · ${(await import('node:os')).cpus().length} cores`);
+  say('path      conc     p50 ms   p95 ms   p99 ms  mean ms   pay/s');
+  const rows: { level: number; handler: Result; floor: Result }[] = [];
+  for (const [index, level] of levels.entries()) {
+    const slice = (set: PreparedPayment[]) => set.slice(index * perLevel, (index + 1) * perLevel).filter(Boolean);
+    muteLogs();
+    const { floor: floorResult, handler: handlerResult } = await measureInterleaved(slice(floorSet), slice(handlerSet), level);
+    unmuteLogs();
+    rows.push({ level, handler: handlerResult, floor: floorResult });
+    for (const [name, r] of [['handler', handlerResult], ['floor', floorResult]] as const) {
+      say(`${name.padEnd(8)} ${String(level).padStart(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${fmt(r.mean)} ${r.perSecond.toFixed(0).padStart(7)}`);
+    }
+  }
+  say('');
+  say('ratio handler/floor   p50      p99      pay/s (floor/handler)');
+  for (const { level, handler: h, floor: f } of rows) {
+    say(`  concurrency ${String(level).padStart(3)}    ${(h.p50 / f.p50).toFixed(2)}×    ${(h.p99 / f.p99).toFixed(2)}×    ${(f.perSecond / h.perSecond).toFixed(2)}×`);
+  }
+  say(`(log output produced during the runs: ${(logBytes / 1024).toFixed(0)} KiB, not printed)`);
 }
-say('');
-say('ratio handler/floor   p50      p99      pay/s (floor/handler)');
-for (const { level, handler: h, floor: f } of rows) {
-  say(`  concurrency ${String(level).padStart(3)}    ${(h.p50 / f.p50).toFixed(2)}×    ${(h.p99 / f.p99).toFixed(2)}×    ${(f.perSecond / h.perSecond).toFixed(2)}×`);
-}
-say(`(log output produced during the runs: ${(logBytes / 1024).toFixed(0)} KiB, not printed)`);
-process.kill(-stack.pid!, 'SIGTERM');
-process.exit(0);

@@ -95,8 +95,12 @@ export function dynamoDbLocalSpec(dbPath: string | undefined): ProcessSpec {
  */
 const WATCHDOG_SOURCE = `
 process.title = 'click-to-pay-local-watchdog';
-const pids = new Set();
-const killAll = () => { for (const pid of pids) { try { process.kill(pid, 'SIGKILL'); } catch {} } process.exit(0); };
+const fs = require('fs');
+// pid -> its start time (Linux): a pid that died and was given to another process is not ours.
+const pids = new Map();
+const startTime = (pid) => { try { return fs.readFileSync('/proc/' + pid + '/stat', 'utf8').split(') ')[1].split(' ')[19]; } catch { return ''; } };
+const ours = (pid) => { try { process.kill(pid, 0); } catch { return false; } return pids.get(pid) === startTime(pid); };
+const killAll = () => { for (const pid of pids.keys()) { if (ours(pid)) try { process.kill(pid, 'SIGKILL'); } catch {} } process.exit(0); };
 let buffer = '';
 process.stdin.on('data', (chunk) => {
   buffer += chunk;
@@ -104,15 +108,13 @@ process.stdin.on('data', (chunk) => {
   while ((i = buffer.indexOf('\\n')) >= 0) {
     const [op, pid] = buffer.slice(0, i).split(' ');
     buffer = buffer.slice(i + 1);
-    if (op === 'watch') pids.add(Number(pid));
+    if (op === 'watch') pids.set(Number(pid), startTime(Number(pid)));
     if (op === 'forget') pids.delete(Number(pid));
   }
 });
 process.stdin.on('end', killAll);
 process.stdin.on('close', killAll);
-setInterval(() => {
-  for (const pid of pids) { try { process.kill(pid, 0); } catch { pids.delete(pid); } }
-}, 1000);
+setInterval(() => { for (const pid of pids.keys()) if (!ours(pid)) pids.delete(pid); }, 1000);
 `;
 
 export interface Watchdog {

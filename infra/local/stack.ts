@@ -52,8 +52,8 @@ export interface LocalStack {
   kmsEndpoint: string;
   /** The processes behind the two endpoints, as they are now (pids change on a restart). */
   processes(): { dynamodb: LocalProcessInfo; kms: LocalProcessInfo };
-  /** Also kill this pid (SIGKILL) if the process that started the stack dies. */
-  guard(pid: number): void;
+  /** Also kill this pid (SIGKILL) if the process that started the stack dies; forget it once it has exited. */
+  guard(pid: number): { forget(): void };
   close(): Promise<void>;
 }
 
@@ -132,7 +132,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     dynamoEndpoint,
     kmsEndpoint: kmsUrl,
     processes: () => ({ dynamodb: dynamo.info(), kms: kms.info() }),
-    guard: (pid) => watchdog.watch(pid),
+    guard: (pid) => {
+      watchdog.watch(pid);
+      return { forget: () => watchdog.forget(pid) };
+    },
     close: closeAll,
   };
 }

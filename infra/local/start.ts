@@ -74,7 +74,10 @@ async function main(): Promise<void> {
     env: { ...env, PORT: String(port) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  if (offline.pid !== undefined) stack.guard(offline.pid);
+  if (offline.pid !== undefined) {
+    const guarded = stack.guard(offline.pid);
+    offline.once('exit', () => guarded.forget());
+  }
   const offlineTail: string[] = [];
   offline.stdout!.on('data', (chunk: Buffer) => {
     // Handler logs are JSON lines: show them. serverless-offline's own chatter (a route table

@@ -19,6 +19,8 @@ export async function setup(): Promise<void> {
   const dynamoEngine = parseDynamoEngine(process.env.TEST_DYNAMODB_ENGINE, 'TEST_DYNAMODB_ENGINE');
   stack = await startLocalStack({ dataDir, persist: false, tablePrefix: 'test', dynamoEngine });
   if (dynamoEngine !== 'dynalite') process.stderr.write(`tests run on ${dynamoEngine} at ${stack.dynamoEndpoint}\n`);
+  // The smoke tests' own `npm start` (and the bench) run on the same engine: the whole suite.
+  process.env.LOCAL_DYNAMODB_ENGINE ??= dynamoEngine;
   Object.assign(process.env, stack.env, {
     TEST_DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',

@@ -6,15 +6,12 @@
  * The bounds asserted on elapsed time are the SPEC's limits, not performance measurements.
  */
 import { spawn } from 'node:child_process';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { dynamoOperation, FaultProxy, finalPaymentWrite, kmsOperation, leaseWrite } from '../support/fault-proxy.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { proxiedStack } from '../support/fault-stack.js';
+import { dynamoOperation, finalPaymentWrite, kmsOperation, leaseWrite } from '../support/fault-proxy.js';
 
-// The proxies go in front of the engines before any client is built (clients read the
-// endpoints once, at module load), hence the dynamic imports below.
-const dynamo = await FaultProxy.start(process.env.DYNAMODB_ENDPOINT!);
-const kms = await FaultProxy.start(process.env.KMS_ENDPOINT!);
-process.env.DYNAMODB_ENDPOINT = dynamo.url;
-process.env.KMS_ENDPOINT = kms.url;
+// Proxies in front of the engines before any client is built: lib/ is imported dynamically below.
+const { dynamo, kms } = await proxiedStack();
 const { seedWorld } = await import('../support/seed.js');
 const { platformToken } = await import('../support/tokens.js');
 const { checkoutResponse } = await import('../support/checkout.js');
@@ -26,14 +23,6 @@ const { authorizer, paymentDeps, paymentRepository } = await import('../../lib/c
 let token: string;
 beforeAll(async () => {
   token = await platformToken();
-});
-afterEach(() => {
-  dynamo.heal();
-  kms.heal();
-  paymentDeps.settings.leaseMs = 30_000;
-});
-afterAll(async () => {
-  await Promise.all([dynamo.close(), kms.close()]);
 });
 
 const PAYMENT_DEADLINE_MS = 10_000; // SPEC §6 / issue 7: payments answer within 10 s

@@ -4,13 +4,12 @@
  * Every defect found here was fixed; each test now guards its fix.
  */
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { dynamoOperation, FaultProxy, finalPaymentWrite, leaseWrite } from '../support/fault-proxy.js';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { proxiedStack } from '../support/fault-stack.js';
+import { dynamoOperation, finalPaymentWrite, leaseWrite } from '../support/fault-proxy.js';
 
-const dynamo = await FaultProxy.start(process.env.DYNAMODB_ENDPOINT!);
-const kms = await FaultProxy.start(process.env.KMS_ENDPOINT!);
-process.env.DYNAMODB_ENDPOINT = dynamo.url;
-process.env.KMS_ENDPOINT = kms.url;
+// Proxies in front of the engines before any client is built: lib/ is imported dynamically below.
+const { dynamo, kms } = await proxiedStack();
 const { seedWorld } = await import('../support/seed.js');
 const { platformToken } = await import('../support/tokens.js');
 const { checkoutResponse } = await import('../support/checkout.js');
@@ -23,15 +22,6 @@ const { redact } = await import('../../lib/logger.js');
 let token: string;
 beforeAll(async () => {
   token = await platformToken();
-});
-afterEach(() => {
-  dynamo.heal();
-  kms.heal();
-  paymentDeps.settings.leaseMs = 30_000;
-  paymentDeps.settings.authorizerTimeoutMs = 10_000;
-});
-afterAll(async () => {
-  await Promise.all([dynamo.close(), kms.close()]);
 });
 
 const realAuthorize = SandboxAuthorizer.prototype.authorize;
@@ -140,7 +130,6 @@ describe('an authorizer timeout whose request reaches the acquirer late', () => 
     expect(retry.body.state).toBe('AUTHORISED');
     expect(authorizerCalls(world.paymentRef)).toBe(1);
     expect((await acquirerRecord(world.paymentRef))?.calls).toBe(1);
-    paymentDeps.settings.inFlightMs = 10_000;
   });
 });
 

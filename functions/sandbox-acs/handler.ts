@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { documentClient } from '../../lib/aws/clients.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
+import { DependencyUnavailableError } from '../../lib/errors.js';
 import { logger } from '../../lib/logger.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
 import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE, type SandboxCreq } from '../../lib/payments/sandbox-three-ds.js';
@@ -43,6 +44,11 @@ export const handler = withInvocationDeadline(async (event: APIGatewayProxyEvent
     return html(200, challengeResult(buildCres(creq, authenticated ? 'Y' : 'N'), authenticated, nonce), nonce);
   } catch (error) {
     if (error instanceof ConditionFailed) return html(409, errorPage('This verification was already answered.'));
+    if (error instanceof DependencyUnavailableError) {
+      logger.warn('sandbox ACS unavailable', { error });
+      const page = html(503, errorPage('Verification is temporarily unavailable: please try again in a moment.'));
+      return { ...page, headers: { ...page.headers, ...error.headers } };
+    }
     logger.warn('sandbox ACS request failed', { error });
     return html(400, errorPage('This verification request is not valid.'));
   }

@@ -1,4 +1,4 @@
-import { redactCardNumbers } from './redact-card-numbers.js';
+import { isCardLikeNumber, REDACTED_CARD_NUMBER, redactCardNumbers } from './redact-card-numbers.js';
 
 /**
  * Structured JSON logger. One line per event on stdout (CloudWatch-friendly). Values under
@@ -9,13 +9,15 @@ import { redactCardNumbers } from './redact-card-numbers.js';
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
 
-const SENSITIVE_KEY = /token|authorization|secret|password|cryptogram|pan$|primaryaccount|cvv|cvc|securitycode|privatekey|plaintext|ciphertext|encrypted|jwe|jws|dynamicdata|^d$|^p$|^q$|creq|cres/i;
+// Cryptograms also travel as TAVV/CAVV/authenticationValue (3DS); one-time codes as otp.
+const SENSITIVE_KEY = /token|authorization|secret|password|cryptogram|tavv|cavv|authenticationvalue|^otp$|otpcode|otpvalue|pan$|primaryaccount|cvv|cvc|securitycode|privatekey|plaintext|ciphertext|encrypted|jwe|jws|dynamicdata|^d$|^p$|^q$|creq|cres/i;
 const MAX_DEPTH = 6;
 
 export type LogFields = Record<string, unknown>;
 
 export function redact(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return redactCardNumbers(value);
+  if (typeof value === 'number') return isCardLikeNumber(value) ? REDACTED_CARD_NUMBER : value;
   if (value === null || typeof value !== 'object') return value;
   if (depth >= MAX_DEPTH) return '[truncated]';
   if (value instanceof Error) return serializeError(value, depth);

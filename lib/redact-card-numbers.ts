@@ -1,7 +1,7 @@
 /**
  * Card numbers in free text, for the logger. A card number is 13–19 digits that pass the Luhn
- * check, written plain or in groups separated by single spaces, hyphens or dots, as cards
- * are printed ("4111 1111 1111 1111", "4111-1111-1111-1111", "4111.1111.1111.1111").
+ * check, written plain or in groups separated by spaces or tabs, hyphens, dots or slashes
+ * ("4111 1111 1111 1111", "4111-1111-1111-1111", "4111.1111.1111.1111", "4111/1111/…").
  *
  * Ids are never cut: a run must stand on its own. It may not start or end inside a longer
  * alphanumeric or hyphenated token, so the digits of a UUID ("f0745073-fc9a-4bc1-2345-…"),
@@ -13,31 +13,32 @@ export const REDACTED_CARD_NUMBER = '[redacted-pan]';
 
 const WORD = 'A-Za-z0-9_';
 /** Space-separated pieces of hyphen-joined digit groups, not touching a longer token either side. */
-const CANDIDATE = new RegExp(`(?<![${WORD}]|[${WORD}][.-])\\d+(?:[ .-]\\d+)*(?![${WORD}]|[.-][${WORD}])`, 'g');
+const CANDIDATE = new RegExp(`(?<![${WORD}]|[${WORD}][./-])\\d+(?:(?:[ \\t]+|[./-])\\d+)*(?![${WORD}]|[./-][${WORD}])`, 'g');
 const MIN_DIGITS = 13;
 const MAX_DIGITS = 19;
 
 export function redactCardNumbers(text: string): string {
   if (!/\d/.test(text)) return text;
-  return text.replace(CANDIDATE, (run) => redactPieces(run.split(' ')));
+  return text.replace(CANDIDATE, (run) => redactPieces(run.split(/([ \t]+)/)));
 }
 
-/** Finds, left to right, the longest Luhn-valid window of whole pieces of 13–19 digits. */
-function redactPieces(pieces: string[]): string {
-  const digits = pieces.map((piece) => piece.replace(/[.-]/g, ''));
-  const out: string[] = [];
+/**
+ * `parts` alternates pieces (digit groups joined by `.`, `/` or `-`) and the whitespace
+ * between them; finds, left to right, the longest Luhn-valid window of whole pieces of
+ * 13–19 digits and replaces it, keeping the whitespace around it.
+ */
+function redactPieces(parts: string[]): string {
+  const pieces = parts.filter((_, index) => index % 2 === 0);
+  const digits = pieces.map((piece) => piece.replace(/[./-]/g, ''));
+  let out = '';
   let start = 0;
   while (start < pieces.length) {
+    if (start > 0) out += parts[2 * start - 1];
     const end = longestCardWindow(digits, start);
-    if (end === undefined) {
-      out.push(pieces[start]!);
-      start += 1;
-    } else {
-      out.push(REDACTED_CARD_NUMBER);
-      start = end + 1;
-    }
+    out += end === undefined ? pieces[start]! : REDACTED_CARD_NUMBER;
+    start = (end ?? start) + 1;
   }
-  return out.join(' ');
+  return out;
 }
 
 function longestCardWindow(digits: string[], start: number): number | undefined {
@@ -62,4 +63,15 @@ export function luhnValid(digits: string): boolean {
     sum += digit;
   }
   return sum % 10 === 0;
+}
+
+/**
+ * A number (a JSON number in a log field) that could be a card number: an integer of 14–19
+ * digits passing Luhn. 13 digits are left alone: epoch milliseconds have 13 until 2286, and
+ * timestamps are logged as numbers.
+ */
+export function isCardLikeNumber(value: number): boolean {
+  if (!Number.isInteger(value) || value < 1e13) return false;
+  const digits = BigInt(value).toString();
+  return digits.length >= 14 && digits.length <= MAX_DIGITS && luhnValid(digits);
 }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { clientBucket } from './client-bucket.js';
 import type { PayloadPublicKey } from '../../keys/payload-key-vault.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
 import { channelFor, consumerById, findConsumer, maskedChannel, maskedConsumer, type ValidationChannel } from './consumers.js';
@@ -52,7 +53,7 @@ export class SandboxSrcNetwork {
   async init(body: InitBody, client: SrcClient): Promise<{ sessionId: string }> {
     // Documented trigger for "SDK initialization failure".
     if (body.dpaId.startsWith('invalid-')) throw new SrcError(400, 'INVALID_DPA', 'The DPA is not known to the network.');
-    await this.deps.limiter.consume('sessions', client.ip, this.deps.limits.sessionsPerClient, this.deps.now());
+    await this.deps.limiter.consume('sessions', clientBucket(client.ip), this.deps.limits.sessionsPerClient, this.deps.now());
     const sessionId = `src_${randomBytes(32).toString('base64url')}`;
     const cardBrands = [...new Set(body.cardBrands.map((brand) => brand.toUpperCase()))];
     await this.deps.sessions.create(sessionId, { dpaId: body.dpaId, cardBrands, authenticated: false, locked: false, enrolledCards: [] }, this.deps.now());

@@ -78,7 +78,7 @@ afterAll(async () => {
 describe('npm start runs DynamoDB and KMS as processes of their own', () => {
   it('prints their pids and ports in the banner and in demo.json', async () => {
     const { local } = service.demo;
-    expect(local.dynamodb).toMatchObject({ engine: 'dynalite', endpoint: `http://127.0.0.1:${local.dynamodb.port}` });
+    expect(local.dynamodb).toMatchObject({ engine: process.env.LOCAL_DYNAMODB_ENGINE ?? 'dynalite', endpoint: `http://127.0.0.1:${local.dynamodb.port}` });
     expect(local.kms.endpoint).toBe(`http://127.0.0.1:${local.kms.port}`);
     for (const pid of [local.dynamodb.pid, local.kms.pid, local.api.pid]) {
       expect(alive(pid)).toBe(true);

@@ -9,8 +9,8 @@ import type { PreparedPayment } from './fixtures.js';
 
 /**
  * The floor: what any implementation of 4.3 must do, done bare — the same DynamoDB round
- * trips (session, order, merchant + platform + tenant in parallel, replay claim, lease,
- * final write), the same KMS Decrypt, JWS verification and AES-GCM decryption; no
+ * trips (session, order, merchant + platform + tenant in parallel, replay claim, lease, the
+ * sandbox acquirer's record, final write), the same KMS Decrypt, JWS verification and AES-GCM decryption; no
  * middleware, validation, mapping or logging.
  */
 export interface Floor {
@@ -59,6 +59,10 @@ export async function floorPayment(floor: Floor, p: PreparedPayment): Promise<vo
   const key = { pk: `ORDER#${p.orderRef}`, sk: `PAYMENT#${p.paymentRef}` };
   await documentClient.send(
     new UpdateCommand({ TableName: tables.orders, Key: key, UpdateExpression: 'SET #s = :p', ConditionExpression: '#s = :started', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':p': 'PROCESSING', ':started': 'STARTED' } }),
+  );
+  // The sandbox acquirer keeps its record in DynamoDB (SPEC §5): one write, as in the handler.
+  await documentClient.send(
+    new UpdateCommand({ TableName: tables.orders, Key: { pk: `SANDBOX_ACQUIRER#${p.paymentRef}`, sk: 'OPERATION' }, UpdateExpression: 'SET outcome = if_not_exists(outcome, :o)', ExpressionAttributeValues: { ':o': { approved: true } }, ReturnValues: 'ALL_NEW' }),
   );
   await documentClient.send(
     new UpdateCommand({ TableName: tables.orders, Key: key, UpdateExpression: 'SET #s = :a', ConditionExpression: '#s = :p', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':a': 'AUTHORISED', ':p': 'PROCESSING' } }),

@@ -2,7 +2,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { serviceConfig } from '../config/service-config.js';
-import { callSignal } from './deadline.js';
+import { withCallSignal } from './deadline.js';
 
 /**
  * One client per cold start, shared by every invocation. Endpoints come from configuration
@@ -55,6 +55,6 @@ type Sender = { send: (command: any, options?: any) => Promise<any> };
 export function withDeadlines<C extends Sender>(client: C, budgetMs: number = DEPENDENCY_TIMEOUTS.callBudgetMs): C {
   const send = client.send.bind(client);
   client.send = ((command: unknown, options?: Record<string, unknown>) =>
-    send(command, { abortSignal: callSignal(budgetMs), ...options })) as C['send'];
+    withCallSignal(budgetMs, (signal) => send(command, { abortSignal: signal, ...options }))) as C['send'];
   return client;
 }

@@ -30,9 +30,23 @@ export function remainingMs(now = Date.now()): number {
   return deadline ? deadline.at - now : Number.POSITIVE_INFINITY;
 }
 
-/** The signal for one dependency call: its own timeout, and the invocation's deadline. */
-export function callSignal(timeoutMs: number): AbortSignal {
-  const own = AbortSignal.timeout(timeoutMs);
+/**
+ * Runs one dependency call with a signal that aborts at its own timeout or at the
+ * invocation's deadline, whichever comes first, and cleans up after it. Not built on
+ * `AbortSignal.any(AbortSignal.timeout(…), …)`: that composite holds its sources weakly, so a
+ * collected timeout signal would never fire (seen here: a frozen call ran to the deadline).
+ */
+export async function withCallSignal<T>(timeoutMs: number, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException(`no answer within ${timeoutMs} ms`, 'TimeoutError')), timeoutMs);
   const deadline = storage.getStore();
-  return deadline ? AbortSignal.any([own, deadline.signal]) : own;
+  const onDeadline = () => controller.abort(new DOMException('the invocation reached its deadline', 'TimeoutError'));
+  if (deadline?.signal.aborted) onDeadline();
+  else deadline?.signal.addEventListener('abort', onDeadline, { once: true });
+  try {
+    return await call(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    deadline?.signal.removeEventListener('abort', onDeadline);
+  }
 }

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { importJWK, type JWK } from 'jose';
-import { callSignal } from '../aws/deadline.js';
+import { withCallSignal } from '../aws/deadline.js';
 import { DependencyUnavailableError } from '../errors.js';
 
 export type VerificationKey = Awaited<ReturnType<typeof importJWK>>;
@@ -120,12 +120,13 @@ export class JwksSource {
     }
   }
 
-  private async fetchText(): Promise<string> {
-    const signal = callSignal(this.timeoutMs);
-    if (this.url.startsWith('file:')) return readFile(new URL(this.url), { encoding: 'utf8', signal });
-    const response = await fetch(this.url, { signal, redirect: 'error' });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return response.text();
+  private fetchText(): Promise<string> {
+    return withCallSignal(this.timeoutMs, async (signal) => {
+      if (this.url.startsWith('file:')) return readFile(new URL(this.url), { encoding: 'utf8', signal });
+      const response = await fetch(this.url, { signal, redirect: 'error' });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.text();
+    });
   }
 
   /** 503 whose Retry-After is when the next load will be attempted (at least 1 s). */

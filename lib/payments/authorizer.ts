@@ -1,5 +1,5 @@
 import type { Amount } from '../domain/order.js';
-import { callSignal } from '../aws/deadline.js';
+import { withCallSignal } from '../aws/deadline.js';
 import { AuthorizationUnavailableError } from '../errors.js';
 
 /** What goes to the acquirer. Lives only in memory for the duration of the call. */
@@ -63,21 +63,23 @@ export function lookupWithTimeout(authorizer: Authorizer, idempotencyKey: string
   return withTimeout((signal) => authorizer.lookup(idempotencyKey, signal), timeoutMs, 'acquirer lookup');
 }
 
-async function withTimeout<T>(call: (signal: AbortSignal) => Promise<T>, timeoutMs: number, what: string): Promise<T> {
-  const signal = callSignal(timeoutMs);
-  let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(new AuthorizationUnavailableError(undefined, { cause: new Error(`${what} gave no answer within ${timeoutMs} ms or the deadline`) }));
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
+function withTimeout<T>(call: (signal: AbortSignal) => Promise<T>, timeoutMs: number, what: string): Promise<T> {
+  return withCallSignal(timeoutMs, async (signal) => {
+    // An adapter that ignores its signal must not hold the payment: the race ends at the abort.
+    let onAbort: (() => void) | undefined;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(new AuthorizationUnavailableError(undefined, { cause: new Error(`${what} gave no answer within ${timeoutMs} ms or the deadline`) }));
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    });
+    try {
+      return await Promise.race([call(signal), aborted]);
+    } catch (error) {
+      if (error instanceof AuthorizationUnavailableError) throw error;
+      if (error instanceof OperationNotPerformedError) throw new AcquirerNotReachedError(undefined, { cause: error });
+      throw new AuthorizationUnavailableError(undefined, { cause: error });
+    } finally {
+      if (onAbort) signal.removeEventListener('abort', onAbort);
+    }
   });
-  try {
-    return await Promise.race([call(signal), aborted]);
-  } catch (error) {
-    if (error instanceof AuthorizationUnavailableError) throw error;
-    if (error instanceof OperationNotPerformedError) throw new AcquirerNotReachedError(undefined, { cause: error });
-    throw new AuthorizationUnavailableError(undefined, { cause: error });
-  } finally {
-    if (onAbort) signal.removeEventListener('abort', onAbort);
-  }
 }

@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient } from '../../lib/aws/clients.js';
-import { currentDeadline, remainingMs } from '../../lib/aws/deadline.js';
+import { currentDeadline, remainingMs, runWithDeadline, withCallSignal } from '../../lib/aws/deadline.js';
 import { authenticator } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
@@ -38,5 +38,17 @@ describe('the invocation deadline', () => {
     const late = withInvocationDeadline(() => documentClient.send(new GetCommand({ TableName: process.env.CONFIG_TABLE!, Key: { pk: 'x', sk: 'y' } })));
     const error = await late({}, { getRemainingTimeInMillis: () => 1_000 } as never).catch((e: unknown) => e);
     expect((error as Error).name).toMatch(/AbortError|TimeoutError/);
+  });
+
+  it('a call’s signal aborts at its own timeout, or at the invocation’s deadline if that comes first', async () => {
+    const waitForAbort = (signal: AbortSignal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve((signal.reason as Error).message)));
+    const started = Date.now();
+    expect(await withCallSignal(50, waitForAbort)).toMatch(/no answer within 50 ms/);
+    const deadline = { signal: AbortSignal.timeout(30), at: Date.now() + 30 };
+    expect(await runWithDeadline(deadline, () => withCallSignal(5_000, waitForAbort))).toMatch(/deadline/);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    const done = new AbortController();
+    await runWithDeadline({ signal: done.signal, at: Infinity }, () => withCallSignal(5_000, async () => 'ok'));
+    done.abort(); // nothing listens any more: no late abort reaches a finished call
   });
 });

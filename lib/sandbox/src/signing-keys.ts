@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { callSignal } from '../../aws/deadline.js';
+import { withCallSignal } from '../../aws/deadline.js';
 import type { JWK } from 'jose';
 import { z } from 'zod';
 import { DependencyUnavailableError, InternalError } from '../../errors.js';
@@ -58,9 +58,11 @@ export class NetworkSigningKeys {
     return result.data.keys as JWK[];
   }
 
-  private async fetchText(): Promise<string> {
-    const response = await fetch(this.url, { signal: callSignal(this.timeoutMs), redirect: 'error' });
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return response.text();
+  private fetchText(): Promise<string> {
+    return withCallSignal(this.timeoutMs, async (signal) => {
+      const response = await fetch(this.url, { signal, redirect: 'error' });
+      if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      return response.text();
+    });
   }
 }

@@ -112,11 +112,13 @@ describe('an authorizer timeout whose request reaches the acquirer late', () => 
     const world = await seedWorld();
     const sdkResult = await checkoutResponse();
     paymentDeps.settings.authorizerTimeoutMs = 300;
-    paymentDeps.settings.inFlightMs = 2_500;
+    paymentDeps.settings.inFlightMs = 60_000; // the window is open for the whole test
+    let land!: () => void;
+    const onTheWire = new Promise<void>((resolve) => (land = resolve));
     let landed: Promise<unknown> = Promise.resolve();
     vi.spyOn(authorizer, 'authorize').mockImplementationOnce((request, signal) => {
-      // The request is on the wire when we give up; the acquirer processes it a moment later.
-      landed = sleep(1_000).then(() => realAuthorize.call(authorizer, request, AbortSignal.timeout(5_000)));
+      // The request is on the wire when we give up; the acquirer processes it later, when the test says.
+      landed = onTheWire.then(() => realAuthorize.call(authorizer, request, AbortSignal.timeout(5_000)));
       return new Promise((_, reject) => signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true }));
     });
     const first = await pay(world, token, sdkResult);
@@ -125,6 +127,7 @@ describe('an authorizer timeout whose request reaches the acquirer late', () => 
     const early = await pay(world, token, sdkResult); // lookup: nothing yet, and the window is open
     expect(early.status).toBe(502);
     expect(Number(early.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    land();
     await landed;
     const retry = await pay(world, token, sdkResult);
     expect(retry.body.state).toBe('AUTHORISED');

@@ -109,6 +109,9 @@ export class SandboxSrcNetwork {
     if (consumerId && outcome === 'wrong') await this.deps.limiter.consume('otp-failures', consumerId, rule, this.deps.now());
     if (consumerId && outcome === 'correct') await this.deps.limiter.check('otp-failures', consumerId, rule, this.deps.now());
     const state = await this.change<SrcSessionState>(sessionId, (latest) => {
+      // A lookup for another consumer in between: the code (and the counter charged above)
+      // belonged to the one before, so this code validates nothing.
+      if (latest.consumerId !== consumerId) return { state: latest, reply: new SrcError(409, 'NO_PENDING_OTP', 'This code was sent to another identity: ask for a new one.') };
       const { state: next, reply } = validateOtp(latest, otp, this.deps.now());
       return { state: next, reply: reply instanceof SrcError ? reply : next };
     }, current);

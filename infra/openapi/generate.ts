@@ -29,6 +29,8 @@ interface Operation {
 
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
+/** Answers that may carry Retry-After (README: Deadlines, Exactly once). */
+const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);
 const operations: Operation[] = [
   { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
   { method: 'put', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.7 Onboard or replace a merchant', access: 'platform token', body: onboardingBody, ok: { status: 200, schema: resources.merchantConfigResource }, errors: [...common, 409] },
@@ -88,7 +90,7 @@ export function buildOpenApi(): Record<string, unknown> {
           ...(op.ok.headers ? { headers: Object.fromEntries(Object.entries(op.ok.headers).map(([k, v]) => [k, { schema: { type: 'string', example: v } }])) } : {}),
           content: { 'application/json': { schema: json(op.ok.schema) } },
         },
-        ...Object.fromEntries([...new Set(op.errors)].sort().map((status) => [status, { $ref: '#/components/responses/Problem' }])),
+        ...Object.fromEntries([...new Set(op.errors)].sort().map((status) => [status, { $ref: `#/components/responses/${RETRYABLE.has(status) ? 'RetryableProblem' : 'Problem'}` }])),
       },
     };
   }
@@ -102,7 +104,15 @@ export function buildOpenApi(): Record<string, unknown> {
     servers: [{ url: 'http://localhost:3000', description: 'npm start' }],
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token (JWT) or a hosted-session token (hs_…).' } },
-      responses: { Problem: { description: 'Problem details (SPEC §2)', content: { 'application/problem+json': { schema: json(resources.problemResource) } } } },
+      responses: {
+        Problem: { description: 'Problem details (SPEC §2)', content: { 'application/problem+json': { schema: json(resources.problemResource) } } },
+        RetryableProblem: {
+          description:
+            'Problem details (SPEC §2). 503 DEPENDENCY_UNAVAILABLE always, 409 PAYMENT_STATE_CONFLICT while a payment is held and 502 AUTHORIZATION_UNAVAILABLE after a timeout send Retry-After: retry the same request after it.',
+          headers: { 'Retry-After': { description: 'Seconds to wait before retrying the same request', schema: { type: 'string', example: '1' } } },
+          content: { 'application/problem+json': { schema: json(resources.problemResource) } },
+        },
+      },
     },
     paths,
   };

@@ -9,7 +9,8 @@ import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
 import { threeDsCredentialKey } from './credential-key.js';
-import { failWithoutAuthorization, isSettled, runPayment } from './run-payment.js';
+import { failWithoutAuthorization } from './fail-without-authorization.js';
+import { isSettled, runPayment } from './run-payment.js';
 import { cresTransactionId } from './sandbox-three-ds.js';
 import { authenticatedEci } from './three-ds-policy.js';
 

@@ -101,7 +101,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
 }
 
 /** Gives the lease back or parks it, then fails with the original error (a failed write only logs). */
-async function giveBack(deps: PaymentDeps, payment: Payment, write: () => Promise<void>, error: unknown, facts: RequestFacts): Promise<never> {
+export async function giveBack(deps: PaymentDeps, payment: Payment, write: () => Promise<void>, error: unknown, facts: RequestFacts): Promise<never> {
   await write().catch((writeError: unknown) => {
     facts.logger.warn('lease could not be given back or parked; it will expire', { paymentRef: payment.paymentRef, error: writeError });
   });
@@ -132,35 +132,3 @@ async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
 }
 
 const masked = (attempt: PaymentAttempt) => ({ paymentMethod: attempt.masked, ...(attempt.eci ? { eci: attempt.eci } : {}) });
-
-/**
- * Ends a payment as FAILED without calling the authorizer (3DS failed or expired) — unless
- * an earlier attempt may have reached the acquirer: then its recorded outcome wins.
- */
-export async function failWithoutAuthorization(
-  deps: PaymentDeps,
-  ctx: PaymentContext,
-  claim: { from: LeaseOrigin; credentialKey: string },
-  failure: { code: string; reason: string },
-  facts: RequestFacts,
-): Promise<Payment> {
-  const { payment, order } = ctx;
-  const acquirer = deps.authorizers[ctx.merchant?.environment ?? 'production'];
-  const lease = await takeLease(deps, payment, { from: claim.from, credential: claim.credentialKey });
-  if (lease.kind === 'settled') return lease.payment;
-  if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, claim.credentialKey, deps.now());
-  if (lease.taken.takeover) {
-    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) =>
-      giveBack(deps, payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), lease.taken.parkedUntil ?? deps.now()), error, facts),
-    );
-    if (known) {
-      facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });
-      const patch = { ...outcomePatch(known, order.action), ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}) };
-      return writeFinal(deps, payment, lease.leaseId, patch, claim.credentialKey);
-    }
-  }
-  const failed = await writeFinal(deps, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey);
-  await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
-  facts.logger.info('payment failed without authorization', { paymentRef: payment.paymentRef, code: failure.code });
-  return failed;
-}

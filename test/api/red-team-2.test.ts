@@ -6,44 +6,20 @@
  */
 import { randomInt } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { documentClient } from '../../lib/aws/clients.js';
-import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { sandboxConfig } from '../../lib/config/sandbox-config.js';
-import { serviceConfig } from '../../lib/config/service-config.js';
 import { Logger, redact } from '../../lib/logger.js';
-import { createSandboxSrcHandler } from '../../lib/sandbox/src/http.js';
-import { SandboxSrcNetwork } from '../../lib/sandbox/src/network.js';
-import { SrcRateLimiter, type SrcLimits } from '../../lib/sandbox/src/rate-limits.js';
-import { SrcSessionStore } from '../../lib/sandbox/src/session-store.js';
-import { NetworkSigningKeys } from '../../lib/sandbox/src/signing-keys.js';
+import type { SrcLimits } from '../../lib/sandbox/src/rate-limits.js';
 import { invoke } from '../support/invoke.js';
 import { DPA } from '../sandbox/src-client.js';
+import { limitedSrcNetwork } from '../support/limited-src-network.js';
 
 afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const GENEROUS: SrcLimits = {
-  otpFailuresPerConsumer: { max: 1000, windowSeconds: 900 },
-  lookupsPerConsumer: { max: 1000, windowSeconds: 600 },
-  lookupsPerSession: 1000,
-  sessionsPerClient: { max: 1000, windowSeconds: 60 },
-};
-
-/** A sandbox network with its own limits and its own window (as test/sandbox/src-limits.test.ts does). */
+/** A sandbox network with its own limits and its own window (test/support/limited-src-network.ts). */
 function srcNetwork(limits: Partial<SrcLimits>) {
-  const clock = { now: 3_999_999_600_000 + randomInt(1_000_000) * 3_600_000 };
-  const handler = createSandboxSrcHandler(
-    new SandboxSrcNetwork({
-      sessions: new SrcSessionStore(documentClient, serviceConfig.SESSIONS_TABLE),
-      signingKeys: new NetworkSigningKeys(sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL!),
-      payloadKeys: payloadKeyVault,
-      limiter: new SrcRateLimiter(documentClient, serviceConfig.SESSIONS_TABLE),
-      limits: { ...GENEROUS, ...limits },
-      now: () => clock.now,
-    }),
-  );
-  const init = (sourceIp: string) => invoke(handler, { method: 'POST', path: '/sandbox/src/init', body: DPA, sourceIp });
+  const { post } = limitedSrcNetwork(limits);
+  const init = (sourceIp: string) => post('/init', DPA, sourceIp);
   return { init };
 }
 

@@ -2,15 +2,10 @@ import { randomInt } from 'node:crypto';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient } from '../../lib/aws/clients.js';
-import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { sandboxConfig } from '../../lib/config/sandbox-config.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
-import { createSandboxSrcHandler } from '../../lib/sandbox/src/http.js';
-import { SandboxSrcNetwork } from '../../lib/sandbox/src/network.js';
 import { DEFAULT_SRC_LIMITS, limitKey, SrcRateLimiter, type SrcLimits } from '../../lib/sandbox/src/rate-limits.js';
 import { SrcSessionStore } from '../../lib/sandbox/src/session-store.js';
-import { NetworkSigningKeys } from '../../lib/sandbox/src/signing-keys.js';
-import { invoke } from '../support/invoke.js';
+import { limitedSrcNetwork } from '../support/limited-src-network.js';
 import { DPA, randomId } from './src-client.js';
 
 /**
@@ -18,26 +13,8 @@ import { DPA, randomId } from './src-client.js';
  * its own network with small limits and its own clock, set to a window no other test uses
  * (the counters live in the shared Sessions table, keyed by window): nothing waits for time.
  */
-const GENEROUS: SrcLimits = {
-  otpFailuresPerConsumer: { max: 1000, windowSeconds: 900 },
-  lookupsPerConsumer: { max: 1000, windowSeconds: 600 },
-  lookupsPerSession: 1000,
-  sessionsPerClient: { max: 1000, windowSeconds: 60 },
-};
-
 function network(limits: Partial<SrcLimits>) {
-  // A whole hour far in the future: every window (60, 600, 900 s) starts exactly here.
-  const clock = { now: 3_999_999_600_000 + randomInt(1_000_000) * 3_600_000 }; // 3_999_999_600 s is a multiple of 3600
-  const instance = new SandboxSrcNetwork({
-    sessions: new SrcSessionStore(documentClient, serviceConfig.SESSIONS_TABLE),
-    signingKeys: new NetworkSigningKeys(sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL!),
-    payloadKeys: payloadKeyVault,
-    limiter: new SrcRateLimiter(documentClient, serviceConfig.SESSIONS_TABLE),
-    limits: { ...GENEROUS, ...limits },
-    now: () => clock.now,
-  });
-  const handler = createSandboxSrcHandler(instance);
-  const post = (path: string, body: unknown, sourceIp = '198.51.100.1') => invoke(handler, { method: 'POST', path: `/sandbox/src${path}`, body, sourceIp });
+  const { clock, post } = limitedSrcNetwork(limits);
   const init = async (sourceIp?: string) => {
     const response = await post('/init', DPA, sourceIp);
     expect(response.status, response.raw).toBe(200);

@@ -7,8 +7,9 @@ import type { AccessRequirement, ApiContext, ApiEvent, ApiResponse, SessionToken
 
 /**
  * Thin glue: the Authenticator verifies the bearer token; this refuses hosted-session tokens
- * on routes that do not allow them, then checks the route's realm or permission (SPEC §1 table). Scope (tenant/merchant/outlet) needs the resource, so
- * the use case checks it and answers 404.
+ * on routes that do not allow them, then checks the route's realm or permission (SPEC §1
+ * table). Scope (tenant/merchant/outlet) needs the resource, so the use case checks it and
+ * answers 404.
  */
 export function authenticate(options: {
   authenticator: Authenticator;

@@ -10,7 +10,7 @@ import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
 import { threeDsCredentialKey } from './credential-key.js';
 import { failWithoutAuthorization } from './fail-without-authorization.js';
-import { isSettled, runPayment } from './run-payment.js';
+import { runPayment, settledWith } from './run-payment.js';
 import { cresTransactionId } from './sandbox-three-ds.js';
 import { authenticatedEci } from './three-ds-policy.js';
 
@@ -28,8 +28,7 @@ export async function completeThreeDs(
 ): Promise<Payment> {
   const ctx = await loadPaymentContext(deps, principal, ids);
   const transactionId = cresTransactionId(cres);
-  // The same cres again after its answer was lost: the outcome, not a 409.
-  if (isSettled(ctx.payment) && ctx.payment.settledCredential === threeDsCredentialKey(transactionId)) return ctx.payment;
+  if (settledWith(ctx.payment, threeDsCredentialKey(transactionId))) return ctx.payment; // the same cres again
   const waiting = ctx.payment.state === 'AWAIT_3DS' || (ctx.payment.state === 'PROCESSING' && ctx.payment.leaseFrom === 'AWAIT_3DS');
   if (!waiting) throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; 3DS can only complete a payment in AWAIT_3DS.`);
 

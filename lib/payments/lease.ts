@@ -68,7 +68,7 @@ export async function currentOf(deps: PaymentDeps, payment: Payment, error: Cond
  * another credential.
  */
 export function settledOrConflict(deps: PaymentDeps, current: Payment | undefined, credential: string | undefined, now: number): Payment {
-  if (current && isSettled(current) && credential !== undefined && current.settledCredential === credential) return current;
+  if (current && credential !== undefined && settledWith(current, credential)) return current;
   if (current?.state !== 'PROCESSING') {
     throw new PaymentStateConflictError('This payment cannot be processed in its current state.');
   }
@@ -87,6 +87,14 @@ export function assertPayable(payment: Payment): void {
   if (payment.state !== 'STARTED' && payment.state !== 'PROCESSING') {
     throw new PaymentStateConflictError(`The payment is ${payment.state}; it cannot be paid again.`);
   }
+}
+
+/**
+ * The payment was settled by this very credential: the same request sent again (its answer
+ * lost, say) gets the outcome, not a 409 (4.3, 4.4 and 4.10 alike).
+ */
+export function settledWith(payment: Payment, credential: string): boolean {
+  return isSettled(payment) && payment.settledCredential === credential;
 }
 
 export function isSettled(payment: Payment): boolean {

@@ -11,7 +11,7 @@ import { loadPaymentContext } from './payment-context.js';
 import type { PaymentIds } from './pay-with-click-to-pay.js';
 import { assertNotExpired } from './credential-expiry.js';
 import { directWalletCredentialKey } from './credential-key.js';
-import { assertPayable, isSettled, runPayment } from './run-payment.js';
+import { assertPayable, runPayment, settledWith } from './run-payment.js';
 import { sealablePaymentData, sealToPayloadKey } from './seal.js';
 
 export type DirectWalletBody = PaymentData & { eci?: string; brand?: string; amount?: Amount };
@@ -36,8 +36,7 @@ export async function payWithDirectWallet(
   const credential = toCredential(body); // the schema already ran in the HTTP layer
   assertNotExpired(credential, deps.now());
   const credentialKey = directWalletCredentialKey(ids.paymentRef, credential);
-  // The same request again after its answer was lost: the outcome, not a 409.
-  if (isSettled(ctx.payment) && ctx.payment.settledCredential === credentialKey) return ctx.payment;
+  if (settledWith(ctx.payment, credentialKey)) return ctx.payment; // the same request again
   assertPayable(ctx.payment);
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 

@@ -17,7 +17,7 @@ import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
 import { assertNotExpired } from './credential-expiry.js';
 import { checkoutCredentialKey } from './credential-key.js';
-import { assertPayable, isSettled, runPayment } from './run-payment.js';
+import { assertPayable, runPayment, settledWith } from './run-payment.js';
 
 export interface PaymentIds {
   outletId: string;
@@ -53,7 +53,7 @@ export async function payWithClickToPay(
   const checkoutKey = replayKeyOf(network!, verified); // step 4: replay guard
   const claim = await deps.replay.claim(checkoutKey, ids.paymentRef, deps.now());
   if (claim.outcome === 'held') throw new CheckoutResponseReplayedError();
-  if (ctx.payment.checkoutKey === checkoutKey && isSettled(ctx.payment)) return ctx.payment; // idempotent repeat
+  if (settledWith(ctx.payment, checkoutCredentialKey(checkoutKey))) return ctx.payment; // the same checkout response again
 
   const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
   const credential = parseDecryptedPayload(plaintext); // step 6

@@ -11,7 +11,7 @@ import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
 
-export { assertPayable, isSettled } from './lease.js';
+export { assertPayable, settledWith } from './lease.js';
 
 export interface PaymentAttempt {
   from: LeaseOrigin;

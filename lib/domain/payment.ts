@@ -44,8 +44,6 @@ export interface Payment {
   threeDs?: ThreeDsChallenge;
   failure?: PaymentFailure;
   payerIp?: string;
-  /** The replay-guard key of the checkout response this payment consumed. */
-  checkoutKey?: string;
   /** Optimistic-concurrency counter; every transition increments it. */
   version: number;
   /** While PROCESSING: who holds the lease; only the holder may finish or release it. */

@@ -11,7 +11,6 @@ export interface LeaseClaim {
   /** Names the credential (checkout response, card, 3DS transaction); never the credential itself. */
   credential: string;
   masked?: MaskedPaymentMethod;
-  checkoutKey?: string;
   payerIp?: string;
 }
 

@@ -74,7 +74,6 @@ export async function payWithClickToPay(
       brand,
       eci,
       masked: maskPaymentMethod('CLICK_TO_PAY', brand, credential, verified.payload.maskedCard),
-      checkoutKey,
       credentialKey: checkoutCredentialKey(checkoutKey),
       sealedForThreeDs: async () => ({ jwe: encryptedPayload, source: 'CLICK_TO_PAY' }),
     },

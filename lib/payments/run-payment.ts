@@ -21,8 +21,6 @@ export interface PaymentAttempt {
   brand: string;
   eci: string | undefined;
   masked: MaskedPaymentMethod;
-  /** Replay-guard key of the checkout response (4.3), recorded on the payment. */
-  checkoutKey?: string;
   /** The encrypted payload to keep if a 3DS step-up happens; absent → no step-up possible. */
   sealedForThreeDs?: () => Promise<Pick<PendingThreeDs, 'jwe' | 'source'>>;
 }
@@ -44,7 +42,6 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
     from: attempt.from,
     credential: attempt.credentialKey,
     masked: attempt.masked,
-    ...(attempt.checkoutKey ? { checkoutKey: attempt.checkoutKey } : {}),
     ...(facts.payerIp ? { payerIp: facts.payerIp } : {}),
   };
   let lease = await takeLease(deps, payment, claim);

@@ -15,7 +15,6 @@ export interface LeaseRequest {
   credential: string;
   /** What the attempt pays with, masked: recorded if another attempt must settle this lease. */
   masked?: MaskedPaymentMethod;
-  checkoutKey?: string;
   payerIp?: string;
 }
 
@@ -68,7 +67,6 @@ export class PaymentRepository {
   async acquireLease(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, lease: LeaseRequest): Promise<LeaseTaken> {
     const extra: Record<string, unknown> = { leaseCredential: lease.credential };
     if (lease.masked) extra.leaseMasked = lease.masked;
-    if (lease.checkoutKey) extra.checkoutKey = lease.checkoutKey;
     if (lease.payerIp) extra.payerIp = lease.payerIp;
     const sets = Object.keys(extra).map((name) => `${name} = :${name}`);
     const { Attributes } = await dynamo(() =>

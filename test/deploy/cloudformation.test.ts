@@ -6,19 +6,17 @@
  * environment.
  *
  * Self-contained: it needs no global setup. It packages a temporary copy of the repository
- * (node_modules symlinked) so that serverless-esbuild's work folder (`.esbuild/`, removed after
- * packaging) never collides with a `serverless-offline` session running in the checkout.
+ * (package-template.ts: node_modules symlinked) so that serverless-esbuild's work folder never
+ * collides with a `serverless-offline` session running in the checkout.
  * While a handler listed in routes.json does not exist yet, the suite is skipped (packaging
  * cannot succeed without every entry point); likewise without web/src/main.tsx, since the
  * checkoutPage function ships the built page (npm run build:web, done here in the copy).
  */
-import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { basename, join, relative, resolve } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildWeb } from '../../infra/local/build-web.js';
+import { packageTemplate, type PackagedTemplate } from './package-template.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SERVICE = 'click-to-pay';
@@ -57,83 +55,26 @@ if (missingHandlers.length > 0) {
   console.warn(`[cloudformation.test] skipped until these handlers exist: ${missingHandlers.join(', ')}`);
 }
 
-/** Directories never copied into the packaging sandbox. */
-const SKIP_DIRS = new Set(['node_modules', '.git', '.data', '.esbuild', '.serverless', 'test-results', 'coverage']);
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number) {
-  return new Promise<{ code: number | null; output: string }>((resolvePromise, reject) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} timed out after ${timeoutMs} ms\n${output}`));
-    }, timeoutMs);
-    child.on('error', (error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolvePromise({ code, output });
-    });
-  });
-}
-
-/** The environment osls runs with: no AWS credentials or settings, nothing phoning home. */
-function packagingEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) {
-    if (!key.startsWith('AWS_') && !key.startsWith('SLS_') && key !== 'NODE_OPTIONS') env[key] = value;
-  }
-  return {
-    ...env,
-    SLS_TELEMETRY_DISABLED: '1',
-    SLS_NOTIFICATIONS_MODE: 'off',
-    SLS_DEPRECATION_DISABLE: '*',
-    SLS_INTERACTIVE_SETUP_ENABLE: '0',
-    CI: '1',
-    FORCE_COLOR: '0',
-  };
-}
-
 /** Access groups whose functions take no bearer token (so need no Sessions lookup). */
 const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage']);
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation template', () => {
-  let sandbox = '';
+  let packaged: PackagedTemplate | undefined;
   let packageDir = '';
+  let serviceDir = '';
   let template: { Resources: Record<string, Resource>; Outputs?: Record<string, Json> };
   let resources: Record<string, Resource>;
 
   beforeAll(async () => {
-    sandbox = mkdtempSync(join(tmpdir(), 'ctp-sls-'));
-    const service = join(sandbox, 'service');
-    packageDir = join(sandbox, 'package');
-    cpSync(ROOT, service, {
-      recursive: true,
-      filter: (source) => {
-        const rel = relative(ROOT, source);
-        return rel === '' || !SKIP_DIRS.has(rel.split(/[\\/]/)[0] ?? '');
-      },
-    });
-    symlinkSync(join(ROOT, 'node_modules'), join(service, 'node_modules'), 'dir');
-    await buildWeb({ rootDir: service, log: () => {} }); // the page the checkoutPage function ships
-
-    const args = ['--no', 'osls', 'package', '--stage', STAGE, '--region', REGION, '--package', packageDir];
-    const { code, output } = await run('npx', args, service, packagingEnv(), 170_000);
-    if (code !== 0) throw new Error(`osls package exited with ${code}:\n${output}`);
-
-    template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8'));
+    packaged = await packageTemplate([], STAGE, REGION);
+    ({ packageDir, serviceDir } = packaged);
+    template = packaged.template as typeof template;
     resources = template.Resources;
   }, 180_000);
 
-  afterAll(() => {
-    if (sandbox) rmSync(sandbox, { recursive: true, force: true });
-  });
+  afterAll(() => packaged?.cleanup());
 
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
   const functionEntry = (name: string): [string, Resource] => {
@@ -424,7 +365,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
 
   it('ships the built checkout page (web/dist) with the checkoutPage function only', () => {
     const page = readFileSync(join(packageDir, 'checkoutPage.zip'));
-    const manifest = JSON.parse(readFileSync(join(sandbox, 'service', 'web', 'dist', 'manifest.json'), 'utf8')) as { script: string };
+    const manifest = JSON.parse(readFileSync(join(serviceDir, 'web', 'dist', 'manifest.json'), 'utf8')) as { script: string };
     for (const file of ['web/dist/manifest.json', 'web/dist/index.html', `web/dist/assets/${manifest.script}`]) {
       expect(page.includes(Buffer.from(file)), file).toBe(true);
     }

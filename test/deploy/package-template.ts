@@ -1,7 +1,7 @@
 /**
  * `osls package` of a temporary copy of the repository (node_modules symlinked, the web page
- * built in the copy), offline: no AWS credentials, nothing phoning home. The same procedure as
- * cloudformation.test.ts, for tests that need the template under other params.
+ * built in the copy), offline: no AWS credentials, nothing phoning home. Used by every test
+ * on the generated template (default params, or others).
  */
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
@@ -17,6 +17,10 @@ const SKIP_DIRS = new Set(['node_modules', '.git', '.data', '.esbuild', '.server
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 export interface PackagedTemplate {
   template: { Resources: Record<string, { Type: string; Properties: Json; DependsOn?: string | string[] }>; Outputs?: Record<string, Json> };
+  /** Where the function zips were written. */
+  packageDir: string;
+  /** The packaged copy of the repository (its web/dist is what the checkoutPage zip ships). */
+  serviceDir: string;
   cleanup: () => void;
 }
 
@@ -49,7 +53,7 @@ function run(args: string[], cwd: string, timeoutMs: number): Promise<{ code: nu
   });
 }
 
-export async function packageTemplate(extraArgs: string[], stage = 'test'): Promise<PackagedTemplate> {
+export async function packageTemplate(extraArgs: string[] = [], stage = 'test', region = 'eu-west-1'): Promise<PackagedTemplate> {
   const sandbox = mkdtempSync(join(tmpdir(), 'ctp-sls-'));
   const cleanup = () => rmSync(sandbox, { recursive: true, force: true });
   try {
@@ -64,10 +68,11 @@ export async function packageTemplate(extraArgs: string[], stage = 'test'): Prom
     });
     symlinkSync(join(ROOT, 'node_modules'), join(service, 'node_modules'), 'dir');
     await buildWeb({ rootDir: service, log: () => {} });
-    const args = ['--no', 'osls', 'package', '--stage', stage, '--region', 'eu-west-1', '--package', packageDir, ...extraArgs];
+    const args = ['--no', 'osls', 'package', '--stage', stage, '--region', region, '--package', packageDir, ...extraArgs];
     const { code, output } = await run(args, service, 170_000);
     if (code !== 0) throw new Error(`osls package exited with ${code}:\n${output}`);
-    return { template: JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8')), cleanup };
+    const template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8'));
+    return { template, packageDir, serviceDir: service, cleanup };
   } catch (error) {
     cleanup();
     throw error;

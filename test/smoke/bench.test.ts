@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it, vi } from 'vitest';
-import { run, userEnvironment } from '../support/local-service.js';
+import { run, userEnvironment, alive } from '../support/local-service.js';
 
 /**
  * `npm run bench` must not rot (issue: it answered 500 for months and nothing noticed): run it
@@ -18,14 +18,6 @@ function stackPids(stdout: string): number[] {
   return [...line!.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 async function allGone(pids: number[]): Promise<boolean> {
   while (pids.some(alive)) await new Promise((resolve) => setTimeout(resolve, 200));

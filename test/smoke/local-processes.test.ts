@@ -2,7 +2,7 @@ import { readFile, rm, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { freePort, startService, type Demo, type RunningService } from '../support/local-service.js';
+import { freePort, startService, type Demo, type RunningService, alive } from '../support/local-service.js';
 
 /**
  * SPEC §7: `npm start` runs its DynamoDB and KMS as processes of their own. Freezing one
@@ -20,14 +20,6 @@ let base: string;
 
 const env = () => ({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
 const demo = async (): Promise<Demo> => JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as Demo;
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** A request bounded on the client side, so a hanging API fails the test instead of stalling it. */
 async function get(path: string, boundMs = 20_000) {

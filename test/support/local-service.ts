@@ -79,3 +79,13 @@ export function run(command: string, args: string[], env: Record<string, string>
     child.on('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
   });
 }
+
+/** True while a process with this pid exists (signal 0 only checks). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

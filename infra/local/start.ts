@@ -15,6 +15,7 @@ import { startLocalStack, type LocalStack } from './stack.js';
 import { seedDemo, type DemoWorld } from './seed-demo.js';
 import { buildWeb } from './build-web.js';
 import { signDevToken } from './dev-identity.js';
+import { PERMISSIONS } from '../../lib/auth/principal.js';
 import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
 
 const port = Number(process.env.PORT ?? 3000);
@@ -96,10 +97,10 @@ async function main(): Promise<void> {
 
 async function printBanner(demo: DemoWorld): Promise<void> {
   const identity = stack!.identity;
-  const platform = await signDevToken(identity, { realm: 'platform', permissions: ['VIEW_UCTP_WALLET_CERTIFICATE', 'CREATE_AUTHORIZATION', 'VIEW_ORDER', 'CREATE_ORDER'] }, 12 * 3600);
+  const platform = await signDevToken(identity, { realm: 'platform', permissions: [...PERMISSIONS] }, 12 * 3600);
   const tenant = await signDevToken(
     identity,
-    { realm: 'tenant', tenantRef: demo.tenantRef, permissions: ['VIEW_UCTP_WALLET_CERTIFICATE', 'CREATE_AUTHORIZATION', 'VIEW_ORDER', 'CREATE_ORDER'] },
+    { realm: 'tenant', tenantRef: demo.tenantRef, permissions: [...PERMISSIONS] },
     12 * 3600,
   );
   demoFile = { ...demo, baseUrl, tokens: { platform, tenant } };

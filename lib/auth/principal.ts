@@ -1,4 +1,13 @@
-export const PERMISSIONS = ['VIEW_UCTP_WALLET_CERTIFICATE', 'CREATE_AUTHORIZATION', 'VIEW_ORDER', 'CREATE_ORDER'] as const;
+export const PERMISSIONS = [
+  'VIEW_UCTP_WALLET_CERTIFICATE',
+  'CREATE_AUTHORIZATION',
+  'VIEW_ORDER',
+  'CREATE_ORDER',
+  'CREATE_CAPTURE',
+  'CREATE_REVERSAL',
+  'CREATE_REFUND',
+  'MANAGE_WEBHOOKS',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 /** Who is calling, after the bearer token was verified. */

@@ -31,7 +31,8 @@ export function authenticate(options: {
       if (requirement.kind === 'platform' && principal.kind !== 'platform') {
         throw new PlatformTokenRequiredError();
       }
-      if (requirement.kind === 'permission' && !principal.permissions.has(requirement.permission)) {
+      const needsPermission = requirement.kind === 'permission' || (requirement.kind === 'platformOrPermission' && principal.kind !== 'platform');
+      if (needsPermission && !principal.permissions.has(requirement.permission)) {
         throw new PermissionDeniedError(`This token lacks the ${requirement.permission} permission.`);
       }
     },

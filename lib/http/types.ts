@@ -10,7 +10,9 @@ export type ApiResponse = APIGatewayProxyStructuredResultV2 & { statusCode: numb
 export type AccessRequirement =
   | { kind: 'any' }
   | { kind: 'permission'; permission: Permission }
-  | { kind: 'platform' };
+  | { kind: 'platform' }
+  /** A platform token, or a tenant token holding the permission (4.15: `MANAGE_WEBHOOKS`). */
+  | { kind: 'platformOrPermission'; permission: Permission };
 
 /**
  * Whether hosted-session tokens (principal kind `session`, SPEC §1) may call a route at all.

@@ -182,6 +182,15 @@ export class AmountMismatchError extends AppError {
   }
 }
 
+export class AmountExceedsAvailableError extends AppError {
+  readonly status = 422;
+  readonly code = 'AMOUNT_EXCEEDS_AVAILABLE';
+  readonly title = 'Unprocessable Content';
+  constructor(detail = 'The amount exceeds what is left to capture or refund.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
 export class AuthorizationUnavailableError extends AppError {
   readonly status = 502;
   readonly code = 'AUTHORIZATION_UNAVAILABLE';

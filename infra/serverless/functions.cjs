@@ -26,7 +26,7 @@ const { roleLogicalId, ACCESS_GROUPS } = require('./iam.cjs');
 const ROUTES_FILE = path.join(__dirname, '..', '..', 'functions', 'routes.json');
 
 /** Access groups that handle payments: bigger, slower (authorizer round trip). */
-const PAYMENT_GROUPS = new Set(['payments', 'paymentsDecrypt']);
+const PAYMENT_GROUPS = new Set(['payments', 'paymentsDecrypt', 'lifecycle']);
 /** The authorizer timeout is 10 s (AUTHORIZER_TIMEOUT_MS); leave room for KMS/DynamoDB. */
 const PAYMENT_TIMEOUT_SECONDS = 15;
 const DEFAULT_TIMEOUT_SECONDS = 6;

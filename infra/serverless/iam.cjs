@@ -15,6 +15,7 @@
  * | orders          | Sessions GetItem, PutItem; Config GetItem; Orders GetItem, PutItem, Query | —                                        |
  * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Put/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
+ * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
  * groups (the log groups themselves are created by the framework, with retention).
@@ -27,7 +28,7 @@
  * Entries must be full key ARNs, or this stack's alias (which stands for `PayloadKey`).
  */
 
-const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt']);
+const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt', 'lifecycle']);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -134,6 +135,10 @@ function groupStatements(group, keyResources) {
           Condition: { StringEquals: { 'kms:EncryptionAlgorithm': [...KMS_DECRYPT_ALGORITHMS] } },
         },
       ];
+    case 'lifecycle':
+      // Captures, reversals and refunds change the payment item and the (sandbox) acquirer's
+      // ledger with conditional UpdateItems; no KMS at all.
+      return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'UpdateItem'])];
     default:
       throw new Error(`Unknown access group "${group}"`);
   }

@@ -3,8 +3,7 @@ import { NetworkKeyRing } from '../checkout/network-keys.js';
 import { paymentConfig } from '../config/payment-config.js';
 import { serviceConfig } from '../config/service-config.js';
 import type { PaymentDeps } from '../payments/deps.js';
-import { SandboxAuthorizer } from '../payments/sandbox-authorizer.js';
-import { UnconfiguredAuthorizer } from '../payments/unconfigured-authorizer.js';
+import { authorizer, authorizers, productionAuthorizer } from './acquirers.js';
 import { sandboxThreeDsServer, unconfiguredThreeDsServer } from '../payments/three-ds-server.js';
 import { PaymentRepository } from '../repositories/payment-repository.js';
 import { ReplayRepository } from '../repositories/replay-repository.js';
@@ -19,8 +18,6 @@ import { payloadKeyVault } from './keys.js';
  */
 export const paymentRepository = new PaymentRepository(documentClient, serviceConfig.ORDERS_TABLE);
 export const networkKeyRing = new NetworkKeyRing(paymentConfig.NETWORK_JWKS_URLS);
-export const authorizer = new SandboxAuthorizer(documentClient, serviceConfig.ORDERS_TABLE);
-export const productionAuthorizer = new UnconfiguredAuthorizer();
 
 export const paymentDeps: PaymentDeps = {
   config: configRepository,
@@ -29,7 +26,7 @@ export const paymentDeps: PaymentDeps = {
   replay: new ReplayRepository(documentClient, serviceConfig.REPLAY_TABLE),
   keys: payloadKeyVault,
   networks: networkKeyRing,
-  authorizers: { sandbox: authorizer, production: productionAuthorizer },
+  authorizers,
   threeDsServers: { sandbox: sandboxThreeDsServer, production: unconfiguredThreeDsServer },
   settings: {
     checkoutMaxAgeSeconds: paymentConfig.CHECKOUT_MAX_AGE_SECONDS,
@@ -41,3 +38,5 @@ export const paymentDeps: PaymentDeps = {
   },
   now: Date.now,
 };
+
+export { authorizer, productionAuthorizer };

@@ -1,7 +1,28 @@
 import type { Amount } from './order.js';
 
-export type PaymentState = 'STARTED' | 'PROCESSING' | 'AUTHORISED' | 'CAPTURED' | 'AWAIT_3DS' | 'FAILED';
-export const FINAL_STATES: ReadonlySet<PaymentState> = new Set(['AUTHORISED', 'CAPTURED', 'FAILED']);
+export type PaymentState =
+  | 'STARTED'
+  | 'PROCESSING'
+  | 'AUTHORISED'
+  | 'CAPTURED'
+  | 'AWAIT_3DS'
+  | 'FAILED'
+  | 'PARTIALLY_CAPTURED'
+  | 'REVERSED'
+  | 'PARTIALLY_REFUNDED'
+  | 'REFUNDED';
+
+/** The states after a successful authorization (SPEC §3): captures, reversal and refunds live here. */
+export const AUTHORISED_STATES: ReadonlySet<PaymentState> = new Set([
+  'AUTHORISED',
+  'CAPTURED',
+  'PARTIALLY_CAPTURED',
+  'REVERSED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+]);
+/** A payment that can no longer be paid: authorized (whatever happened since) or failed. */
+export const FINAL_STATES: ReadonlySet<PaymentState> = new Set([...AUTHORISED_STATES, 'FAILED']);
 
 export type PaymentMethodType = 'CLICK_TO_PAY' | 'DIRECT_WALLET';
 
@@ -30,6 +51,21 @@ export interface ThreeDsChallenge {
 export interface PaymentFailure {
   code: string;
   reason: string;
+}
+
+export type OperationKind = 'CAPTURE' | 'REFUND' | 'REVERSAL';
+export type OperationState = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+export interface PaymentOperation {
+  kind: OperationKind;
+  amount: number;
+  state: OperationState;
+  /** When it was requested (ISO). */
+  at: string;
+  settledAt?: string;
+  /** While PENDING: epoch ms until which the request to the acquirer may still land. */
+  inFlightUntil?: number;
+  failure?: PaymentFailure;
 }
 
 export interface Payment {
@@ -62,6 +98,18 @@ export interface Payment {
   settledBy?: string;
   /** The credential key that settled it: the same request again gets the outcome, not a 409. */
   settledCredential?: string;
+  /** After authorization (SPEC §3, 4.11–4.13): the running totals, in minor units of `amount`. */
+  capturedAmount?: number;
+  refundedAmount?: number;
+  /**
+   * What is left to capture / to refund, *reservations deducted*: the conditional writes that
+   * start a capture or refund test and decrement these, so concurrent operations can never
+   * add up to more than the authorization (or the captured amount).
+   */
+  capturable?: number;
+  refundable?: number;
+  /** Captures, refunds and the reversal, keyed by their reference (the acquirer's idempotency key). */
+  operations?: Record<string, PaymentOperation>;
   createdAt: string;
   updatedAt: string;
 }
@@ -77,10 +125,42 @@ export function toPaymentResource(payment: Payment): Record<string, unknown> {
     amount: payment.amount,
     ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}),
     ...(payment.eci ? { eci: payment.eci } : {}),
-    ...(payment.authorization && (state === 'AUTHORISED' || state === 'CAPTURED') ? { authorization: payment.authorization } : {}),
+    ...(payment.authorization && AUTHORISED_STATES.has(state) ? { authorization: payment.authorization } : {}),
     ...(payment.threeDs && state === 'AWAIT_3DS' ? { threeDs: payment.threeDs } : {}),
     ...(payment.failure && state === 'FAILED' ? { failure: payment.failure } : {}),
+    ...(AUTHORISED_STATES.has(state) ? lifecycleView(payment) : {}),
     createdAt: payment.createdAt,
     updatedAt: payment.updatedAt,
   };
+}
+
+/** captures[], refunds[] and the running totals of SPEC §3, oldest operation first. */
+function lifecycleView(payment: Payment): Record<string, unknown> {
+  const money = (value: number) => ({ currencyCode: payment.amount.currencyCode, value });
+  const entries = Object.entries(payment.operations ?? {}).sort(([, a], [, b]) => a.at.localeCompare(b.at));
+  const list = (kind: OperationKind, refName: string) =>
+    entries
+      .filter(([, op]) => op.kind === kind)
+      .map(([ref, op]) => ({ [refName]: ref, amount: money(op.amount), state: op.state, at: op.at, ...(op.failure ? { failure: op.failure } : {}) }));
+  const reversal = entries.find(([, op]) => op.kind === 'REVERSAL');
+  return {
+    captures: list('CAPTURE', 'captureRef'),
+    refunds: list('REFUND', 'refundRef'),
+    ...(reversal ? { reversal: { reversalRef: reversal[0], state: reversal[1].state, at: reversal[1].at } } : {}),
+    capturedAmount: money(payment.capturedAmount ?? 0),
+    refundedAmount: money(payment.refundedAmount ?? 0),
+  };
+}
+
+/**
+ * The state the totals mean (SPEC §3). A refund ends capturing: once anything is refunded the
+ * payment is (PARTIALLY_)REFUNDED, and refunds add up to at most what was captured.
+ */
+export function stateAfterOperations(payment: Pick<Payment, 'amount' | 'capturedAmount' | 'refundedAmount'>, reversed: boolean): PaymentState {
+  const captured = payment.capturedAmount ?? 0;
+  const refunded = payment.refundedAmount ?? 0;
+  if (reversed) return 'REVERSED';
+  if (refunded > 0) return refunded >= captured ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+  if (captured > 0) return captured >= payment.amount.value ? 'CAPTURED' : 'PARTIALLY_CAPTURED';
+  return 'AUTHORISED';
 }

@@ -7,7 +7,27 @@ import { z } from 'zod';
  */
 const amount = z.strictObject({ currencyCode: z.string().length(3), value: z.number().int().positive() });
 const isoTime = z.iso.datetime();
-const paymentState = z.enum(['STARTED', 'AUTHORISED', 'CAPTURED', 'AWAIT_3DS', 'FAILED']);
+const paymentState = z.enum([
+  'STARTED',
+  'AUTHORISED',
+  'CAPTURED',
+  'AWAIT_3DS',
+  'FAILED',
+  'PARTIALLY_CAPTURED',
+  'REVERSED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+]);
+const failure = z.strictObject({ code: z.string(), reason: z.string() });
+const operationState = z.enum(['PENDING', 'SUCCEEDED', 'FAILED']);
+const operation = <K extends string>(refName: K) =>
+  z.strictObject({ [refName]: z.string(), amount, state: operationState, at: isoTime, failure: failure.optional() } as Record<K, z.ZodString> & {
+    amount: typeof amount;
+    state: typeof operationState;
+    at: typeof isoTime;
+    failure: z.ZodOptional<typeof failure>;
+  });
+const zeroOrMore = z.strictObject({ currencyCode: z.string().length(3), value: z.number().int().nonnegative() });
 
 export const paymentResource = z.strictObject({
   paymentRef: z.string(),
@@ -28,7 +48,13 @@ export const paymentResource = z.strictObject({
   eci: z.string().regex(/^\d{2}$/).optional(),
   authorization: z.strictObject({ code: z.string(), resultCode: z.string(), at: isoTime }).optional(),
   threeDs: z.strictObject({ acsUrl: z.url(), creq: z.string(), transactionId: z.string() }).optional(),
-  failure: z.strictObject({ code: z.string(), reason: z.string() }).optional(),
+  failure: failure.optional(),
+  /** After authorization (SPEC §3, 4.11–4.13). */
+  captures: z.array(operation('captureRef')).optional(),
+  refunds: z.array(operation('refundRef')).optional(),
+  reversal: z.strictObject({ reversalRef: z.string(), state: operationState, at: isoTime }).optional(),
+  capturedAmount: zeroOrMore.optional(),
+  refundedAmount: zeroOrMore.optional(),
   createdAt: isoTime,
   updatedAt: isoTime,
 });

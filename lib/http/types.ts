@@ -26,6 +26,8 @@ export interface RouteSchemas<P extends z.ZodType, Q extends z.ZodType, B extend
   params?: P;
   query?: Q;
   body?: B;
+  /** The body may be left out entirely (4.11, 4.13: no body = all that is left). */
+  bodyOptional?: boolean;
 }
 
 /** Filled in by the middlewares, read by the route's use-case call. */

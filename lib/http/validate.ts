@@ -24,7 +24,9 @@ export function validateInput<P extends z.ZodType, Q extends z.ZodType, B extend
       context.api.params = check(schemas.params, event.pathParameters ?? {}, 'path');
       context.api.query = check(schemas.query, event.queryStringParameters ?? {}, 'query');
       const body = parseJsonBody(context.api.rawBody);
-      if (schemas.body) {
+      if (schemas.body && body === undefined && schemas.bodyOptional) {
+        context.api.body = undefined;
+      } else if (schemas.body) {
         if (body === undefined) throw new InvalidRequestError('A JSON request body is required.');
         context.api.body = check(schemas.body, body, '');
       } else if (body !== undefined && !isEmptyObject(body)) {

@@ -20,6 +20,17 @@ export interface AuthorizationRequest {
   payerIp: string | undefined;
 }
 
+/**
+ * A capture, reversal or refund of an authorized payment (SPEC 4.11–4.13). Its idempotency
+ * key is the operation's own reference; `paymentRef` names the authorization it acts on.
+ */
+export interface ModificationRequest {
+  idempotencyKey: string;
+  kind: 'CAPTURE' | 'REVERSAL' | 'REFUND';
+  paymentRef: string;
+  amount: Amount;
+}
+
 export type AuthorizationOutcome =
   | { approved: true; code: string; resultCode: string }
   | { approved: false; declineCode: string; reason: string };
@@ -32,6 +43,9 @@ export type AuthorizationOutcome =
  */
 export interface Authorizer {
   authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome>;
+  /** Capture, reverse or refund; answered like an authorization (approved with a reference, or declined). */
+  modify(request: ModificationRequest, signal: AbortSignal): Promise<AuthorizationOutcome>;
+  /** What the acquirer did under an idempotency key (any operation), or undefined if nothing. */
   lookup(idempotencyKey: string, signal: AbortSignal): Promise<AuthorizationOutcome | undefined>;
 }
 
@@ -57,6 +71,10 @@ export class AcquirerNotReachedError extends AuthorizationUnavailableError {}
  */
 export function authorizeWithTimeout(authorizer: Authorizer, request: AuthorizationRequest, timeoutMs: number): Promise<AuthorizationOutcome> {
   return withTimeout((signal) => authorizer.authorize(request, signal), timeoutMs, 'authorizer');
+}
+
+export function modifyWithTimeout(authorizer: Authorizer, request: ModificationRequest, timeoutMs: number): Promise<AuthorizationOutcome> {
+  return withTimeout((signal) => authorizer.modify(request, signal), timeoutMs, 'acquirer modification');
 }
 
 export function lookupWithTimeout(authorizer: Authorizer, idempotencyKey: string, timeoutMs: number): Promise<AuthorizationOutcome | undefined> {

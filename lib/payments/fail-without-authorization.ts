@@ -30,11 +30,11 @@ export async function failWithoutAuthorization(
     );
     if (known) {
       facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });
-      const patch = { ...outcomePatch(known, order.action), ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}) };
-      return writeFinal(deps, payment, lease.leaseId, patch, claim.credentialKey);
+      const patch = { ...outcomePatch(known, order, payment.paymentRef), ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}) };
+      return writeFinal(deps, order, payment, lease.leaseId, patch, claim.credentialKey);
     }
   }
-  const failed = await writeFinal(deps, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey);
+  const failed = await writeFinal(deps, order, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey);
   await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   facts.logger.info('payment failed without authorization', { paymentRef: payment.paymentRef, code: failure.code });
   return failed;

@@ -1,5 +1,7 @@
 import { remainingMs } from '../aws/deadline.js';
+import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
+import { authorizationEventTypes, paymentEvent } from '../events/payment-event.js';
 import { DependencyUnavailableError } from '../errors.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { FinalPatch } from '../repositories/payment-repository.js';
@@ -18,12 +20,16 @@ export const FINAL_WRITE = { budgetMs: 6_000, firstBackoffMs: 100, minRemainingM
  * Gives up with 503: the payment keeps its lease, and the attempt that takes it over after
  * expiry asks the acquirer's lookup and records that outcome (never a second authorization).
  */
-export async function writeFinal(deps: PaymentDeps, payment: Payment, leaseId: string, patch: FinalPatch, credential?: string): Promise<Payment> {
+export async function writeFinal(deps: PaymentDeps, order: Order, payment: Payment, leaseId: string, patch: FinalPatch, credential?: string): Promise<Payment> {
   const giveUpAt = deps.now() + FINAL_WRITE.budgetMs;
   let backoff = FINAL_WRITE.firstBackoffMs;
+  // The events are made once: a retried write that already landed must not announce twice.
+  const now = deps.now();
+  const after: Payment = { ...payment, ...patch, updatedAt: new Date(now).toISOString() };
+  const events = authorizationEventTypes(patch.state).map((type) => paymentEvent(type, order, after, now));
   for (;;) {
     try {
-      return await deps.payments.finish(payment, leaseId, patch, credential);
+      return await deps.payments.finish(payment, leaseId, patch, credential, events, now);
     } catch (error) {
       if (error instanceof ConditionFailed) {
         const current = await currentOf(deps, payment, error);

@@ -76,7 +76,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci)) {
     const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
-    return writeFinal(deps, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey);
+    return writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey);
   }
 
   facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
@@ -121,8 +121,8 @@ async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAt
 
 async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, leaseId: string, outcome: AuthorizationOutcome, facts: RequestFacts): Promise<Payment> {
   const { payment, order } = ctx;
-  const patch = { ...outcomePatch(outcome, order.action), ...masked(attempt) };
-  const final = await writeFinal(deps, payment, leaseId, patch, attempt.credentialKey);
+  const patch = { ...outcomePatch(outcome, order, payment.paymentRef), ...masked(attempt) };
+  const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey);
   facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });
   if (attempt.from === 'AWAIT_3DS') await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   return final;

@@ -1,12 +1,14 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds, nowIso } from '../repositories/dynamo.js';
-import type { AuthorizationOutcome, AuthorizationRequest, Authorizer } from './authorizer.js';
+import type { AuthorizationOutcome, AuthorizationRequest, Authorizer, ModificationRequest } from './authorizer.js';
 
 /** What the sandbox acquirer keeps per operation: never card data, only what it decided. */
 export interface SandboxOperation {
   idempotencyKey: string;
-  operation: 'AUTHORIZE';
+  operation: 'AUTHORIZE' | ModificationRequest['kind'];
+  /** For a capture, reversal or refund: the authorization it acts on. */
+  paymentRef?: string;
   outcome: AuthorizationOutcome;
   amount: AuthorizationRequest['amount'];
   brand: string;
@@ -16,12 +18,13 @@ export interface SandboxOperation {
 }
 
 const RETENTION_SECONDS = 90 * 24 * 3600;
-const FIRST_WINS = ['operation', 'outcome', 'amount', 'brand', 'createdAt', 'expiresAt'] as const;
+const FIRST_WINS = ['operation', 'outcome', 'amount', 'brand', 'paymentRef', 'createdAt', 'expiresAt'] as const;
 
 /**
  * The sandbox acquirer of SPEC §5. Deterministic rules:
  *   amount ending 51 → INSUFFICIENT_FUNDS; ending 05 → DO_NOT_HONOUR;
  *   token/PAN ending 0002 → CARD_EXPIRED; amount ending 99 → never answers (timeout).
+ * Captures, reversals and refunds are approved, except an amount ending 99 (never answers).
  * Like a real acquirer it keeps its operations (in DynamoDB, so `lookup` works across
  * Lambda instances and restarts), answers a repeated idempotency key with the first
  * outcome, and counts every call so "at most once" can be checked from outside.
@@ -35,22 +38,34 @@ export class SandboxAuthorizer implements Authorizer {
   async authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
     const outcome = decide(request);
     if (outcome === 'no-answer') return hang(signal);
+    return this.record(request.idempotencyKey, { operation: 'AUTHORIZE', outcome, amount: request.amount, brand: request.brand, paymentRef: request.idempotencyKey }, signal);
+  }
+
+  async modify(request: ModificationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
+    if (endsIn(request.amount.value, '99')) return hang(signal);
+    const authorization = await this.operation(request.paymentRef, signal);
+    const outcome: AuthorizationOutcome = authorization?.outcome.approved
+      ? { approved: true, code: referenceOf(request.idempotencyKey), resultCode: '00' }
+      : { approved: false, declineCode: 'NO_AUTHORIZATION', reason: 'No approved authorization to act on' };
+    return this.record(request.idempotencyKey, { operation: request.kind, outcome, amount: request.amount, brand: authorization?.brand ?? 'UNKNOWN', paymentRef: request.paymentRef }, signal);
+  }
+
+  /**
+   * The first call writes the record; every call adds its own id to a set, so the SDK retrying
+   * this very write cannot count twice. A repeated key answers the first outcome.
+   */
+  private async record(idempotencyKey: string, first: Pick<SandboxOperation, 'operation' | 'outcome' | 'amount' | 'brand' | 'paymentRef'>, signal: AbortSignal): Promise<AuthorizationOutcome> {
+    const values: Record<(typeof FIRST_WINS)[number], unknown> = { ...first, paymentRef: first.paymentRef ?? idempotencyKey, createdAt: nowIso(), expiresAt: epochSeconds() + RETENTION_SECONDS };
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: key(request.idempotencyKey),
-          // The first call writes the record; every call adds its own id to a set, so the SDK
-          // retrying this very write cannot count twice. Names are placeholders (reserved words).
+          Key: key(idempotencyKey),
+          // Names are placeholders (reserved words).
           UpdateExpression: `SET ${FIRST_WINS.map((name) => `#${name} = if_not_exists(#${name}, :${name})`).join(', ')} ADD #callIds :callId`,
           ExpressionAttributeNames: Object.fromEntries([...FIRST_WINS, 'callIds'].map((name) => [`#${name}`, name])),
           ExpressionAttributeValues: {
-            ':operation': 'AUTHORIZE',
-            ':outcome': outcome,
-            ':amount': request.amount,
-            ':brand': request.brand,
-            ':createdAt': nowIso(),
-            ':expiresAt': epochSeconds() + RETENTION_SECONDS,
+            ...Object.fromEntries(FIRST_WINS.map((name) => [`:${name}`, values[name]])),
             ':callId': new Set([randomUUID()]),
           },
           ReturnValues: 'ALL_NEW',
@@ -77,14 +92,16 @@ export class SandboxAuthorizer implements Authorizer {
 }
 
 function decide(request: AuthorizationRequest): AuthorizationOutcome | 'no-answer' {
-  const cents = String(request.amount.value).padStart(2, '0').slice(-2);
-  if (cents === '99') return 'no-answer';
-  if (cents === '51') return { approved: false, declineCode: 'INSUFFICIENT_FUNDS', reason: 'Insufficient funds' };
-  if (cents === '05') return { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' };
+  const value = request.amount.value;
+  if (endsIn(value, '99')) return 'no-answer';
+  if (endsIn(value, '51')) return { approved: false, declineCode: 'INSUFFICIENT_FUNDS', reason: 'Insufficient funds' };
+  if (endsIn(value, '05')) return { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' };
   if (request.credential.number.endsWith('0002')) return { approved: false, declineCode: 'CARD_EXPIRED', reason: 'Card expired' };
-  const code = createHash('sha256').update(request.idempotencyKey).digest('hex').slice(0, 6).toUpperCase();
-  return { approved: true, code, resultCode: '00' };
+  return { approved: true, code: referenceOf(request.idempotencyKey), resultCode: '00' };
 }
+
+const endsIn = (value: number, digits: string) => String(value).padStart(2, '0').endsWith(digits);
+const referenceOf = (idempotencyKey: string) => createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 6).toUpperCase();
 
 /** The acquirer's records live beside the orders, in partitions of their own. */
 const key = (idempotencyKey: string) => ({ pk: `SANDBOX_ACQUIRER#${idempotencyKey}`, sk: 'OPERATION' });

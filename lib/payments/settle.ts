@@ -1,4 +1,4 @@
-import type { OrderAction } from '../domain/order.js';
+import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
 import { ConditionFailed, nowIso } from '../repositories/dynamo.js';
 import type { FinalPatch } from '../repositories/payment-repository.js';
@@ -8,10 +8,17 @@ import { writeFinal } from './final-write.js';
 import type { PaymentContext } from './payment-context.js';
 
 /** The final state an acquirer's answer means for this order's action. */
-export function outcomePatch(outcome: AuthorizationOutcome, action: OrderAction): FinalPatch {
-  return outcome.approved
-    ? { state: action === 'PURCHASE' ? 'CAPTURED' : 'AUTHORISED', authorization: { code: outcome.code, resultCode: outcome.resultCode, at: nowIso() } }
-    : { state: 'FAILED', failure: { code: outcome.declineCode, reason: outcome.reason } };
+export function outcomePatch(outcome: AuthorizationOutcome, order: Pick<Order, 'action' | 'amount'>, paymentRef: string): FinalPatch {
+  if (!outcome.approved) return { state: 'FAILED', failure: { code: outcome.declineCode, reason: outcome.reason } };
+  const at = nowIso();
+  const authorization = { code: outcome.code, resultCode: outcome.resultCode, at };
+  const value = order.amount.value;
+  if (order.action === 'AUTH') {
+    return { state: 'AUTHORISED', authorization, capturedAmount: 0, refundedAmount: 0, capturable: value, refundable: 0, operations: {} };
+  }
+  // A sale is captured by its authorization: one capture, under the payment's own reference.
+  const sale = { kind: 'CAPTURE', amount: value, state: 'SUCCEEDED', at, settledAt: at } as const;
+  return { state: 'CAPTURED', authorization, capturedAmount: value, refundedAmount: 0, capturable: 0, refundable: value, operations: { [paymentRef]: sale } };
 }
 
 /**
@@ -29,7 +36,7 @@ export async function settleAbandoned(deps: PaymentDeps, ctx: PaymentContext, ac
     facts.logger.info('abandoned lease released: the acquirer performed nothing', { paymentRef: current.paymentRef });
     return 'released';
   }
-  const patch = { ...outcomePatch(known, ctx.order.action), ...(current.leaseMasked ? { paymentMethod: current.leaseMasked } : {}) };
+  const patch = { ...outcomePatch(known, ctx.order, current.paymentRef), ...(current.leaseMasked ? { paymentMethod: current.leaseMasked } : {}) };
   facts.logger.info('abandoned lease settled from the acquirer’s record', { paymentRef: current.paymentRef, approved: known.approved });
-  return writeFinal(deps, current, current.leaseId!, patch, current.leaseCredential);
+  return writeFinal(deps, ctx.order, current, current.leaseId!, patch, current.leaseCredential);
 }

@@ -11,6 +11,10 @@ export class UnconfiguredAuthorizer implements Authorizer {
     throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
   }
 
+  async modify(): Promise<AuthorizationOutcome> {
+    throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
+  }
+
   async lookup(): Promise<AuthorizationOutcome | undefined> {
     throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
   }

@@ -46,8 +46,9 @@ export class OrderRepository {
   }
 }
 
+/** The domain object of an item: storage keys, the item kind and the outbox bookkeeping removed. */
 export function stripItem<T>(item: Record<string, unknown>): T {
-  const { kind: _kind, ...rest } = withoutKeys<Record<string, unknown>>(item);
+  const { kind: _kind, outbox: _outbox, dueShard: _shard, dueAt: _due, ...rest } = withoutKeys<Record<string, unknown>>(item);
   return rest as T;
 }
 

@@ -1,6 +1,8 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { MaskedPaymentMethod, Payment, PaymentState } from '../domain/payment.js';
+import type { OutboxEvent } from '../events/payment-event.js';
 import { dynamo, nowIso } from './dynamo.js';
+import { appendToOutbox } from './outbox.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 
 export type LeaseOrigin = 'STARTED' | 'AWAIT_3DS';
@@ -24,7 +26,9 @@ export interface LeaseTaken {
   /** Epoch ms: an earlier authorization may still be in flight to the acquirer until then. */
   parkedUntil?: number;
 }
-export type FinalPatch = Partial<Pick<Payment, 'paymentMethod' | 'eci' | 'authorization' | 'threeDs' | 'failure'>> & {
+export type FinalPatch = Partial<
+  Pick<Payment, 'paymentMethod' | 'eci' | 'authorization' | 'threeDs' | 'failure' | 'capturedAmount' | 'refundedAmount' | 'capturable' | 'refundable' | 'operations'>
+> & {
   state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
 };
 
@@ -103,14 +107,24 @@ export class PaymentRepository {
    * item as it was). `settledBy` records which lease wrote it, so a retry of a write whose
    * answer was lost recognises its own result.
    */
-  async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch, credential?: string): Promise<Payment> {
+  async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch, credential: string | undefined, events: readonly OutboxEvent[], now: number): Promise<Payment> {
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
+    const k = key(payment.orderRef, payment.paymentRef);
+    const outbox = appendToOutbox(k.pk, events, now);
+    const sets = [
+      ...fields.map(([name]) => `#${name} = :${name}`),
+      'version = version + :one',
+      'updatedAt = :at',
+      'settledBy = :leaseId',
+      ...(credential ? ['settledCredential = :credential'] : []),
+      ...outbox.set,
+    ];
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: `SET ${fields.map(([name]) => `#${name} = :${name}`).join(', ')}, version = version + :one, updatedAt = :at, settledBy = :leaseId${credential ? ', settledCredential = :credential' : ''} REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, leaseMasked, parkedUntil`,
+          Key: k,
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, leaseMasked, parkedUntil`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: Object.fromEntries(fields.map(([name]) => [`#${name}`, name])),
           ExpressionAttributeValues: {
@@ -118,8 +132,9 @@ export class PaymentRepository {
             ':processing': 'PROCESSING',
             ':leaseId': leaseId,
             ':one': 1,
-            ':at': nowIso(),
+            ':at': new Date(now).toISOString(),
             ...(credential ? { ':credential': credential } : {}),
+            ...outbox.values,
           },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',

@@ -85,7 +85,7 @@ describe('a failed condition brings the item it saw (ALL_OLD) instead of a secon
     const { client, sent } = recordingClient(() => ({ Attributes: { pk: 'ORDER#o', sk: 'PAYMENT#p', kind: 'PAYMENT', state: 'AUTHORISED' } }));
     const payments = new PaymentRepository(client, 'orders');
     await payments.acquireLease({ orderRef: 'o', paymentRef: 'p' }, { from: 'STARTED', leaseId: 'l', leaseUntil: 2, now: 1, credential: 'c' });
-    await payments.finish({ orderRef: 'o', paymentRef: 'p' }, 'l', { state: 'AUTHORISED' });
+    await payments.finish({ orderRef: 'o', paymentRef: 'p' }, 'l', { state: 'AUTHORISED' }, undefined, [], Date.now());
     expect(sent.map((s) => s.input.ReturnValuesOnConditionCheckFailure)).toEqual(['ALL_OLD', 'ALL_OLD']);
   });
 });

@@ -1,0 +1,18 @@
+import { authenticator } from '../../lib/composition/core.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { operationBody, runOperation } from '../../lib/http/lifecycle-request.js';
+import { noQuery, paymentParams } from '../../lib/http/params.js';
+
+/** SPEC 4.11 — capture (partial, several partials, or all that is left). */
+export const handler = apiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/captures',
+    access: { kind: 'permission', permission: 'CREATE_CAPTURE' },
+    authenticator,
+    params: paymentParams,
+    query: noQuery,
+    body: operationBody,
+    bodyOptional: true,
+  },
+  (request) => runOperation('CAPTURE', request, 201),
+);

@@ -1,0 +1,18 @@
+import { authenticator } from '../../lib/composition/core.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { operationBody, runOperation } from '../../lib/http/lifecycle-request.js';
+import { noQuery, paymentParams } from '../../lib/http/params.js';
+
+/** SPEC 4.13 — refund (partial, several, or all that is captured and not yet refunded). */
+export const handler = apiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/refunds',
+    access: { kind: 'permission', permission: 'CREATE_REFUND' },
+    authenticator,
+    params: paymentParams,
+    query: noQuery,
+    body: operationBody,
+    bodyOptional: true,
+  },
+  (request) => runOperation('REFUND', request, 201),
+);

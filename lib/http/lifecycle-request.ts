@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { toPaymentResource, type OperationKind } from '../domain/payment.js';
+import { lifecycleDeps } from '../composition/lifecycle.js';
+import { modifyPayment } from '../payments/lifecycle/modify-payment.js';
+import { operationRef } from '../payments/lifecycle/operation-ref.js';
+import { amountSchema } from './amount-schema.js';
+import { headerValue } from './json-body.js';
+import type { ApiRequest, ApiResult } from './types.js';
+
+/** 4.11 / 4.13 body: an optional amount (omitted = all that is left). */
+export const operationBody = z.object({ amount: amountSchema.optional() }).strict();
+
+type Params = { outletId: string; orderRef: string; paymentRef: string };
+
+/** The shared shape of the capture, reversal and refund handlers. */
+export async function runOperation(kind: OperationKind, request: ApiRequest<Params, unknown, z.output<typeof operationBody> | undefined>, status: number): Promise<ApiResult> {
+  const { params, body, principal, event, logger } = request;
+  const ref = operationRef(kind, params.paymentRef, principal, headerValue(event, 'idempotency-key'));
+  const payment = await modifyPayment(lifecycleDeps, principal, params, { kind, ref, ...(body?.amount ? { amount: body.amount } : {}) }, { logger });
+  return { status, body: toPaymentResource(payment) };
+}

@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+import type { OutboxEvent } from '../events/payment-event.js';
+
+/**
+ * The transactional outbox without transactions (SPEC §4.15): the write that changes a payment
+ * also appends its events to the item's `outbox` list and marks the item due. `dueShard` +
+ * `dueAt` are the keys of the sparse `due` index, which only holds items with something to do
+ * (an outbox to drain, an event to deliver); a sweeper reads it, so a crash right after the
+ * state change loses nothing.
+ */
+export const DUE_INDEX = 'due';
+export const DUE_SHARDS = 8;
+
+/** Spreads due items over a few index partitions (one hot partition would cap throughput). */
+export function dueShard(pk: string): string {
+  return `DUE#${createHash('sha256').update(pk).digest()[0]! % DUE_SHARDS}`;
+}
+
+export const ALL_DUE_SHARDS = Array.from({ length: DUE_SHARDS }, (_, n) => `DUE#${n}`);
+
+/** UpdateExpression SET clauses (and their values) that append events to an item's outbox. */
+export function appendToOutbox(pk: string, events: readonly OutboxEvent[], now: number): { set: string[]; values: Record<string, unknown> } {
+  if (events.length === 0) return { set: [], values: {} };
+  return {
+    set: ['outbox = list_append(if_not_exists(outbox, :noEvents), :outboxEvents)', 'dueShard = :dueShard', 'dueAt = if_not_exists(dueAt, :dueNow)'],
+    values: { ':noEvents': [], ':outboxEvents': [...events], ':dueShard': dueShard(pk), ':dueNow': now },
+  };
+}

@@ -1,0 +1,56 @@
+import { handler as captureHandler } from '../../functions/create-capture/handler.js';
+import { handler as refundHandler } from '../../functions/create-refund/handler.js';
+import { handler as reversalHandler } from '../../functions/create-reversal/handler.js';
+import { handler as getOrderHandler } from '../../functions/get-order/handler.js';
+import { configRepository, orderRepository } from '../../lib/composition/core.js';
+import { authorizer } from '../../lib/composition/acquirers.js';
+import type { OrderAction } from '../../lib/domain/order.js';
+import { createOrder } from '../../lib/services/orders.js';
+import { tokenData } from './direct-wallet.js';
+import type { World } from './endpoints.js';
+import { invoke, type InvokeResult } from './invoke.js';
+import { payDirectly } from './payments.js';
+import { seedMerchant } from './seed.js';
+import { platformToken } from './tokens.js';
+
+type Ids = Pick<World, 'outletId' | 'orderRef' | 'paymentRef'>;
+const base = (w: Ids) => `/transactions/outlets/${w.outletId}/orders/${w.orderRef}/payments/${w.paymentRef}`;
+const params = (w: Ids) => ({ outletId: w.outletId, orderRef: w.orderRef, paymentRef: w.paymentRef });
+
+/** A seeded merchant with one order of `action`, paid (authorized) through 4.4. */
+export async function authorizedWorld(options: { action?: OrderAction; amount?: number } = {}): Promise<World> {
+  const merchant = await seedMerchant({}, { directWallet: true });
+  const order = await createOrder(
+    { config: configRepository, orders: orderRepository },
+    { kind: 'platform', subject: 'seed', permissions: new Set() },
+    merchant.outletId,
+    { action: options.action ?? 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },
+  );
+  const world = { ...merchant, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
+  const paid = await payDirectly(world, await platformToken(), tokenData());
+  if (paid.status !== 200 || !['AUTHORISED', 'CAPTURED'].includes(paid.body.state)) throw new Error(`could not authorize: ${paid.raw}`);
+  return world;
+}
+
+type Extra = { headers?: Record<string, string> };
+
+export function capture(w: Ids, token: string, body?: unknown, extra: Extra = {}): Promise<InvokeResult> {
+  return invoke(captureHandler, { method: 'POST', path: `${base(w)}/captures`, pathParameters: params(w), token, ...(body === undefined ? {} : { body }), ...extra });
+}
+
+export function refund(w: Ids, token: string, body?: unknown, extra: Extra = {}): Promise<InvokeResult> {
+  return invoke(refundHandler, { method: 'POST', path: `${base(w)}/refunds`, pathParameters: params(w), token, ...(body === undefined ? {} : { body }), ...extra });
+}
+
+export function reverse(w: Ids, token: string, extra: Extra = {}): Promise<InvokeResult> {
+  return invoke(reversalHandler, { method: 'POST', path: `${base(w)}/reversals`, pathParameters: params(w), token, ...extra });
+}
+
+export const aed = (value: number) => ({ amount: { currencyCode: 'AED', value } });
+
+/** The sandbox acquirer's own record of one operation: how often it was sent, what it did. */
+export const acquirerRecord = (ref: string) => authorizer.operation(ref);
+
+export function readOrderAs(w: Pick<World, 'outletId' | 'orderRef'>, token: string): Promise<InvokeResult> {
+  return invoke(getOrderHandler, { method: 'GET', path: `/transactions/outlets/${w.outletId}/orders/${w.orderRef}`, pathParameters: { outletId: w.outletId, orderRef: w.orderRef }, token });
+}

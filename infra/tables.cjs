@@ -23,6 +23,8 @@
  * @property {KeySchemaElement[]} keySchema
  * @property {AttributeDefinition[]} attributeDefinitions
  * @property {string} [ttlAttribute] DynamoDB TTL attribute (epoch seconds), when the table has one
+ * @property {Array<{ IndexName: string, KeySchema: KeySchemaElement[], Projection: { ProjectionType: string } }>} [globalSecondaryIndexes]
+ * @property {'NEW_IMAGE'} [stream] DynamoDB Streams view type, when the table feeds a function
  */
 
 const hashAndRange = {
@@ -45,8 +47,29 @@ const hashOnly = {
 const tables = Object.freeze([
   // Platform / tenant / merchant / outlet configuration. Long-lived: no TTL.
   { logicalId: 'ConfigTable', envVar: 'CONFIG_TABLE', baseName: 'config', ...hashAndRange },
-  // Orders and their payments (one partition per order).
-  { logicalId: 'OrdersTable', envVar: 'ORDERS_TABLE', baseName: 'orders', ...hashAndRange, ttlAttribute: 'expiresAt' },
+  // Orders and their payments (one partition per order), the merchants' webhook events
+  // (partition EVENTS#<merchantRef>) and the sandbox acquirer's ledger. The sparse `due` index
+  // holds only items with webhook work to do (lib/repositories/outbox.ts); the stream feeds
+  // the delivery function at once, the index lets a scheduled sweep find anything it missed.
+  {
+    logicalId: 'OrdersTable',
+    envVar: 'ORDERS_TABLE',
+    baseName: 'orders',
+    keySchema: hashAndRange.keySchema,
+    attributeDefinitions: [...hashAndRange.attributeDefinitions, { AttributeName: 'dueShard', AttributeType: 'S' }, { AttributeName: 'dueAt', AttributeType: 'N' }],
+    globalSecondaryIndexes: [
+      {
+        IndexName: 'due',
+        KeySchema: [
+          { AttributeName: 'dueShard', KeyType: 'HASH' },
+          { AttributeName: 'dueAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
+    ],
+    stream: 'NEW_IMAGE',
+    ttlAttribute: 'expiresAt',
+  },
   // Hosted-session tokens, keyed by the SHA-256 of the token.
   { logicalId: 'SessionsTable', envVar: 'SESSIONS_TABLE', baseName: 'sessions', ...hashOnly, ttlAttribute: 'expiresAt' },
   // Replay guard for checkout responses (JWS jti / srcCorrelationId), TTL 24 h.
@@ -83,6 +106,7 @@ function createTableInput(definition, name) {
     KeySchema: definition.keySchema.map((k) => ({ ...k })),
     AttributeDefinitions: definition.attributeDefinitions.map((a) => ({ ...a })),
     BillingMode: 'PAY_PER_REQUEST',
+    ...(definition.globalSecondaryIndexes ? { GlobalSecondaryIndexes: structuredClone(definition.globalSecondaryIndexes) } : {}),
   };
 }
 
@@ -104,6 +128,8 @@ function cloudFormationResources(service, stage, options = {}) {
       if (t.ttlAttribute) {
         properties.TimeToLiveSpecification = { AttributeName: t.ttlAttribute, Enabled: true };
       }
+      if (t.globalSecondaryIndexes) properties.GlobalSecondaryIndexes = structuredClone(t.globalSecondaryIndexes);
+      if (t.stream) properties.StreamSpecification = { StreamViewType: t.stream };
       return [t.logicalId, { Type: 'AWS::DynamoDB::Table', Properties: properties }];
     }),
   );

@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException } from '@aws-sdk/client-dynamodb';
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
 import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import {
   dynaliteSpec,
@@ -19,10 +19,11 @@ import { ensureSandboxNetwork, SANDBOX_NETWORK, type SandboxNetwork } from './sa
 interface TableDefinition {
   envVar: string;
   baseName: string;
-  keySchema: { AttributeName: string; KeyType: 'HASH' | 'RANGE' }[];
-  attributeDefinitions: { AttributeName: string; AttributeType: 'S' | 'N' | 'B' }[];
 }
-const { tables } = createRequire(import.meta.url)('../tables.cjs') as { tables: TableDefinition[] };
+const { tables, createTableInput } = createRequire(import.meta.url)('../tables.cjs') as {
+  tables: TableDefinition[];
+  createTableInput: (definition: TableDefinition, name: string) => CreateTableCommandInput;
+};
 
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const LOCAL_REGION = 'us-east-1';
@@ -146,22 +147,31 @@ export async function ensureTables(endpoint: string, prefix: string): Promise<Re
   for (const table of tables) {
     const TableName = `${prefix}-${table.baseName}`;
     env[table.envVar] = TableName;
+    const wanted = createTableInput(table, TableName);
     try {
-      await client.send(new DescribeTableCommand({ TableName }));
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      await addMissingIndexes(client, wanted, Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName!) ?? []);
     } catch (error) {
       if (!(error instanceof ResourceNotFoundException)) throw error;
-      await client.send(
-        new CreateTableCommand({
-          TableName,
-          KeySchema: table.keySchema,
-          AttributeDefinitions: table.attributeDefinitions,
-          BillingMode: 'PAY_PER_REQUEST',
-        }),
-      );
+      await client.send(new CreateTableCommand(wanted));
     }
   }
   client.destroy();
   return env;
+}
+
+/** Data kept in .data/ from before an index existed: the index is added, nothing is lost. */
+async function addMissingIndexes(client: DynamoDBClient, wanted: CreateTableCommandInput, existing: string[]): Promise<void> {
+  for (const index of wanted.GlobalSecondaryIndexes ?? []) {
+    if (existing.includes(index.IndexName!)) continue;
+    await client.send(
+      new UpdateTableCommand({
+        TableName: wanted.TableName,
+        AttributeDefinitions: wanted.AttributeDefinitions,
+        GlobalSecondaryIndexUpdates: [{ Create: { IndexName: index.IndexName, KeySchema: index.KeySchema, Projection: index.Projection } }],
+      }),
+    );
+  }
 }
 
 async function ensurePayloadKey(endpoint: string): Promise<string> {

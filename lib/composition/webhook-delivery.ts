@@ -1,0 +1,2 @@
+// placeholder until the webhook configuration lands
+export const webhookDispatchDeps: any = undefined;

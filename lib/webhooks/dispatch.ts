@@ -1,0 +1,124 @@
+import type { Logger } from '../logger.js';
+import type { OutboxEvent } from '../events/payment-event.js';
+import { ConditionFailed } from '../repositories/dynamo.js';
+import { eventKey, type EventRepository, type ItemKey } from '../repositories/event-repository.js';
+import type { WebhookSender } from './sender.js';
+import { signatureHeaders } from './signing.js';
+
+/** Where a merchant's events go, with the secrets that sign them (current first). */
+export interface WebhookEndpoint {
+  url: string;
+  enabled: boolean;
+  allowLoopback: boolean;
+  secrets: string[];
+}
+
+export interface WebhookEndpoints {
+  endpointFor(merchantRef: string, now: number): Promise<WebhookEndpoint | undefined>;
+}
+
+export interface DispatchDeps {
+  events: EventRepository;
+  endpoints: WebhookEndpoints;
+  sender: WebhookSender;
+  now: () => number;
+  settings: {
+    /** Delay after the n-th failed attempt; past the last one the event is FAILED (SPEC: ≥ 24 h). */
+    retryDelaysMs: readonly number[];
+    /** A claimed attempt that never reports back is due again after this (sender timeout + margin). */
+    claimMs: number;
+  };
+}
+
+/**
+ * Exponential backoff: 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 2 h, 4 h, 8 h, 10 h — eleven
+ * attempts over 25.7 h, so a receiver that is down for a day still gets every event.
+ */
+export const RETRY_DELAYS_MS = [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28_800, 36_000].map((s) => s * 1000);
+
+export type DueOutcome = 'drained' | 'delivered' | 'retry' | 'failed' | 'not-configured' | 'skipped';
+
+/** One due item, whatever it is: a payment with an outbox, or an event to deliver. */
+export async function processDue(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome[]> {
+  if (key.sk.startsWith('EVENT#')) return [await deliver(deps, key, logger)];
+  const moved = await drainOutbox(deps, key);
+  if (moved.length === 0) return ['skipped'];
+  logger.info('outbox drained', { pk: key.pk, events: moved.map((event) => event.id) });
+  const outcomes = await Promise.all(moved.map((event) => deliver(deps, eventKey(event.merchantRef, event.id), logger)));
+  return ['drained', ...outcomes];
+}
+
+/**
+ * Moves a payment item's outbox into event items (each stored once), then empties the outbox
+ * only if it still holds exactly what was moved — an event added meanwhile stays for the next
+ * round. A crash between the two steps only repeats the (idempotent) first one.
+ */
+export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<OutboxEvent[]> {
+  for (let round = 0; round < 5; round++) {
+    const item = await deps.events.getItem(key);
+    const outbox = (item?.outbox as OutboxEvent[] | undefined) ?? [];
+    if (outbox.length === 0) return [];
+    const now = deps.now();
+    for (const event of outbox) await deps.events.putEvent(event, 'PENDING', now);
+    try {
+      await deps.events.clearOutbox(key, outbox.length);
+      return outbox;
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+    }
+  }
+  return []; // a very busy item: the sweeper comes back
+}
+
+/**
+ * One delivery attempt of a due event: claimed first (so two workers never send it at once),
+ * signed with every live secret, POSTed with the sender's timeout, and recorded — delivered,
+ * due again after the next backoff delay, or failed for good after the last.
+ */
+export async function deliver(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome> {
+  const now = deps.now();
+  const claimedUntil = now + deps.settings.claimMs;
+  const event = await deps.events.claim(key, now, claimedUntil);
+  if (!event) return 'skipped';
+  const endpoint = await deps.endpoints.endpointFor(event.merchantRef, now);
+  const at = new Date(now).toISOString();
+  if (!endpoint || !endpoint.enabled || endpoint.secrets.length === 0) {
+    await deps.events.recordAttempt(key, claimedUntil, { at, error: 'not-configured', durationMs: 0 }, { status: 'NOT_CONFIGURED' });
+    return 'not-configured';
+  }
+  const headers = signatureHeaders({ id: event.id, timestamp: new Date(now), body: event.body, secrets: endpoint.secrets });
+  const result = await deps.sender.send({ url: endpoint.url, body: event.body, headers: { ...headers }, allowLoopback: endpoint.allowLoopback });
+  const attempt = { at, ...(result.status !== undefined ? { status: result.status } : {}), ...(result.error ? { error: result.error } : {}), durationMs: result.durationMs };
+  const delay = deps.settings.retryDelaysMs[event.failures];
+  const next = result.ok ? ({ status: 'DELIVERED' } as const) : delay === undefined ? ({ status: 'FAILED' } as const) : { dueAt: deps.now() + delay };
+  logger.info('webhook attempt', { eventId: event.id, type: event.type, merchantRef: event.merchantRef, ok: result.ok, status: result.status, error: result.error, attempt: event.attempts.length + 1, next });
+  try {
+    await deps.events.recordAttempt(key, claimedUntil, attempt, next);
+  } catch (error) {
+    // The claim ran out (a very slow send) and another worker took over: its record stands.
+    if (!(error instanceof ConditionFailed)) throw error;
+    logger.warn('webhook attempt outlived its claim', { eventId: event.id });
+  }
+  await deps.events.trimAttempts(key, [...event.attempts, attempt]).catch(() => undefined);
+  return result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';
+}
+
+/** Everything due now, a bounded batch, a few at a time (the scheduled sweep and the local loop). */
+export async function sweep(deps: DispatchDeps, logger: Logger, options: { perShard: number; concurrency: number; stopAt: number }): Promise<number> {
+  const keys = await deps.events.dueKeys(deps.now(), options.perShard);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < keys.length && deps.now() < options.stopAt) {
+      const key = keys[next++]!;
+      try {
+        await processDue(deps, key, logger);
+        done++;
+      } catch (error) {
+        logger.warn('due item not processed; it stays due', { pk: key.pk, sk: key.sk, error });
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: options.concurrency }, worker));
+  return done;
+}

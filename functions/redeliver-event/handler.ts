@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { authenticator } from '../../lib/composition/core.js';
+import { merchantEventsDeps } from '../../lib/composition/merchant-events.js';
+import { EVENT_ID } from '../../lib/events/payment-event.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { noQuery, ref } from '../../lib/http/params.js';
+import { redeliverMerchantEvent } from '../../lib/webhooks/merchant-events.js';
+
+/** SPEC 4.15 — send an event again (202: delivery happens within seconds, signed as usual). */
+export const handler = apiHandler(
+  {
+    route: 'POST /config/merchants/{merchantRef}/events/{eventId}/redeliver',
+    access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
+    authenticator,
+    params: z.object({ merchantRef: ref, eventId: z.string().regex(EVENT_ID, 'Expected an event id') }),
+    query: noQuery,
+  },
+  async ({ params, principal }) => ({
+    status: 202,
+    body: await redeliverMerchantEvent(merchantEventsDeps, principal, params.merchantRef, params.eventId),
+  }),
+);

@@ -1,0 +1,12 @@
+import { documentClient } from '../aws/clients.js';
+import { serviceConfig } from '../config/service-config.js';
+import { EventRepository } from '../repositories/event-repository.js';
+import type { MerchantEventsDeps } from '../webhooks/merchant-events.js';
+import { configRepository } from './core.js';
+
+/** The events endpoints: the orders table's event partitions and the merchant config; no KMS. */
+export const merchantEventsDeps: MerchantEventsDeps = {
+  config: configRepository,
+  events: new EventRepository(documentClient, serviceConfig.ORDERS_TABLE),
+  now: Date.now,
+};

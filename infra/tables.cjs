@@ -10,7 +10,8 @@
  * TypeScript/ESM use `createRequire(import.meta.url)('../tables.cjs')` or a default import.
  *
  * Attribute names follow lib/repositories: every table is keyed by `pk` (+ `sk` where items
- * of one partition are queried together); `expiresAt` (epoch seconds) is the TTL attribute.
+ * of one partition are queried together); `expiresAt` (epoch seconds) is the TTL attribute,
+ * except on the idempotency table, whose item layout is Powertools' (`expiration`).
  */
 
 /** @typedef {{ AttributeName: string, KeyType: 'HASH' | 'RANGE' }} KeySchemaElement */
@@ -74,6 +75,9 @@ const tables = Object.freeze([
   { logicalId: 'SessionsTable', envVar: 'SESSIONS_TABLE', baseName: 'sessions', ...hashOnly, ttlAttribute: 'expiresAt' },
   // Replay guard for checkout responses (JWS jti / srcCorrelationId), TTL 24 h.
   { logicalId: 'ReplayTable', envVar: 'REPLAY_TABLE', baseName: 'replay', ...hashOnly, ttlAttribute: 'expiresAt' },
+  // Idempotency-Key records (lib/http/idempotency.ts), written by Powertools' DynamoDB
+  // persistence layer: `pk` is a hash of scope + key, `expiration` (epoch seconds, 24 h) its TTL.
+  { logicalId: 'IdempotencyTable', envVar: 'IDEMPOTENCY_TABLE', baseName: 'idempotency', ...hashOnly, ttlAttribute: 'expiration' },
 ]);
 
 /** Stages whose tables may be deleted with the stack (no DeletionProtectionEnabled). */

@@ -124,6 +124,16 @@ export class OnboardingConflictError extends AppError {
   readonly title = 'Conflict';
 }
 
+/** SPEC §2, 4.13: another request with the same Idempotency-Key is still running. */
+export class IdempotencyKeyInUseError extends AppError {
+  readonly status = 409;
+  readonly code = 'IDEMPOTENCY_KEY_IN_USE';
+  readonly title = 'Conflict';
+  constructor(detail = 'A request with this Idempotency-Key is still being processed; retry it later.', options: AppErrorOptions = {}) {
+    super(detail, { ...options, headers: { 'Retry-After': '1', ...options.headers } });
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   readonly status = 413;
   readonly code = 'PAYLOAD_TOO_LARGE';
@@ -187,6 +197,16 @@ export class AmountExceedsAvailableError extends AppError {
   readonly code = 'AMOUNT_EXCEEDS_AVAILABLE';
   readonly title = 'Unprocessable Content';
   constructor(detail = 'The amount exceeds what is left to capture or refund.', options?: AppErrorOptions) {
+    super(detail, options);
+  }
+}
+
+/** SPEC §2, 4.13: the same Idempotency-Key with a different method, path, query, body or caller. */
+export class IdempotencyKeyReusedError extends AppError {
+  readonly status = 422;
+  readonly code = 'IDEMPOTENCY_KEY_REUSED';
+  readonly title = 'Unprocessable Content';
+  constructor(detail = 'This Idempotency-Key was already used for a different request.', options?: AppErrorOptions) {
     super(detail, options);
   }
 }

@@ -7,6 +7,7 @@ const schema = z.object({
   ORDERS_TABLE: z.string().min(3).default('clicktopay-orders'),
   SESSIONS_TABLE: z.string().min(3).default('clicktopay-sessions'),
   REPLAY_TABLE: z.string().min(3).default('clicktopay-replay'),
+  IDEMPOTENCY_TABLE: z.string().min(3).default('clicktopay-idempotency'),
   DYNAMODB_ENDPOINT: urlString.optional(),
   KMS_ENDPOINT: urlString.optional(),
   AWS_REGION: z.string().min(1).default('us-east-1'),

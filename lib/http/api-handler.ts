@@ -2,7 +2,9 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type { z } from 'zod';
 import type { Authenticator } from '../auth/authenticator.js';
+import { idempotencyGuard } from '../composition/idempotency.js';
 import { authenticate } from './authenticate.js';
+import type { IdempotencySupport } from './idempotency.js';
 import { jsonBodyLimits } from './json-body.js';
 import { problemDetails } from './problem-details.js';
 import { requestContext } from './request-context.js';
@@ -16,20 +18,27 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   access: AccessRequirement;
   /** Hosted-session tokens are refused (403) unless the route says `'allowed'` (SPEC §1). */
   sessionTokens?: SessionTokenPolicy;
+  /**
+   * `'supported'`: the route honours an Idempotency-Key header (SPEC 4.13, lib/http/idempotency.ts)
+   * around its use-case call. Default: the header is ignored. Every POST that creates or
+   * changes something opts in; its access group then needs the table (iam.cjs IDEMPOTENCY_GROUPS).
+   */
+  idempotency?: IdempotencySupport;
   authenticator: Authenticator;
 }
 
 /**
  * The one way to build an endpoint. Order matters and is SPEC-driven: request id → error
  * mapping → size/media type (413/415) → bearer token (401) → realm/permission (403) →
- * input validation (400) → use case. Handlers receive typed, validated input only. The whole
- * invocation runs under a deadline (invocation-deadline.ts): a dependency that does not
+ * input validation (400) → Idempotency-Key (routes that opt in) → use case. Handlers receive
+ * typed, validated input only. The whole invocation runs under a deadline (invocation-deadline.ts): a dependency that does not
  * answer in time is a 503, never a 500 and never an answer after Lambda's own timeout.
  */
 export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
   definition: RouteDefinition<P, Q, B>,
   run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
 ) {
+  const guard = definition.idempotency === 'supported' ? idempotencyGuard() : undefined;
   const stack = middy<ApiEvent, ApiResponse, Error, ApiContext>(middyOptions)
     .use(requestContext({ route: definition.route }))
     .use(problemDetails())
@@ -38,16 +47,19 @@ export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
     .use(validateInput(definition))
     .handler(async (event, context) => {
       const { api } = context;
-      const result = await run({
-        params: api.params as z.output<P>,
-        query: api.query as z.output<Q>,
-        body: api.body as z.output<B>,
-        principal: api.principal!,
-        requestId: api.requestId,
-        logger: api.logger,
-        event,
-      });
-      return jsonResponse(result);
+      const call = () =>
+        run({
+          params: api.params as z.output<P>,
+          query: api.query as z.output<Q>,
+          body: api.body as z.output<B>,
+          principal: api.principal!,
+          requestId: api.requestId,
+          logger: api.logger,
+          event,
+        });
+      if (!guard) return jsonResponse(await call());
+      const idempotent = { event, context, principal: api.principal!, rawBody: api.rawBody, logger: api.logger };
+      return jsonResponse(await guard.run(idempotent, call));
     });
   return withInvocationDeadline((event: ApiEvent, context: Context) => stack(event, context as ApiContext));
 }

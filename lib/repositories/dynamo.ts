@@ -29,11 +29,19 @@ export async function dynamo<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    const name = (error as { name?: string }).name ?? '';
-    if (name === 'ConditionalCheckFailedException') throw new ConditionFailed(error, oldItem(error));
-    if (MISCONFIGURATION.has(name)) throw new InternalError(undefined, { cause: error });
-    throw new DependencyUnavailableError(undefined, { cause: error });
+    if ((error as { name?: string }).name === 'ConditionalCheckFailedException') throw new ConditionFailed(error, oldItem(error));
+    throw dynamoFailure(error);
   }
+}
+
+/**
+ * A failed DynamoDB call as the client sees it: misconfiguration a generic 500, anything else
+ * a 503 with Retry-After. Also used for the calls Powertools makes (lib/http/idempotency.ts).
+ */
+export function dynamoFailure(error: unknown): InternalError | DependencyUnavailableError {
+  const name = (error as { name?: string } | undefined)?.name ?? '';
+  if (MISCONFIGURATION.has(name)) return new InternalError(undefined, { cause: error });
+  return new DependencyUnavailableError(undefined, { cause: error });
 }
 
 function oldItem(error: unknown): Record<string, unknown> | undefined {

@@ -1,0 +1,21 @@
+import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
+import { dynamoClient } from '../aws/clients.js';
+import { serviceConfig } from '../config/service-config.js';
+import { IdempotencyGuard } from '../http/idempotency.js';
+
+let guard: IdempotencyGuard | undefined;
+
+/**
+ * The Idempotency-Key guard of the routes that opt in (RouteDefinition.idempotency), built on
+ * first use so that other functions never create it. Its persistence layer is handed the
+ * service's own DynamoDB client, so every record read and write has the same deadlines as
+ * the repositories' calls (lib/aws/clients.ts): a frozen table is a 503, never a hang.
+ * Item layout is Powertools' (`status`, `expiration` — the table's TTL —,
+ * `in_progress_expiration`, `validation`, `data`) under the table's `pk`.
+ */
+export function idempotencyGuard(): IdempotencyGuard {
+  guard ??= new IdempotencyGuard(
+    new DynamoDBPersistenceLayer({ tableName: serviceConfig.IDEMPOTENCY_TABLE, keyAttr: 'pk', awsSdkV3Client: dynamoClient }),
+  );
+  return guard;
+}

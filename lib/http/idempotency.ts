@@ -1,0 +1,192 @@
+import {
+  IdempotencyAlreadyInProgressError,
+  IdempotencyConfig,
+  IdempotencyInconsistentStateError,
+  IdempotencyItemNotFoundError,
+  IdempotencyPersistenceLayerError,
+  IdempotencyValidationError,
+  makeIdempotent,
+} from '@aws-lambda-powertools/idempotency';
+import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
+import type { Context } from 'aws-lambda';
+import type { Principal } from '../auth/principal.js';
+import { AppError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError, InvalidRequestError } from '../errors.js';
+import type { Logger } from '../logger.js';
+import { dynamoFailure } from '../repositories/dynamo.js';
+import { deriveSecrets, openResponse, requestFingerprint, sealResponse, type StoredResponse } from './idempotency-seal.js';
+import { headerValue, parseJsonBody } from './json-body.js';
+import type { ApiEvent, ApiResult } from './types.js';
+
+/** A route's opt-in (RouteDefinition.idempotency). Without it the header is ignored. */
+export type IdempotencySupport = 'supported';
+
+export const REPLAYED_HEADER = 'Idempotent-Replayed';
+/** SPEC 4.13: a key answers the same response for 24 h. */
+export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
+/** Constant, not the function name: one key names one request across every route (reuse → 422). */
+const KEY_PREFIX = 'idempotency-key';
+const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
+
+export interface IdempotentCall {
+  event: ApiEvent;
+  context: Context;
+  principal: Principal;
+  /** The body text the limits middleware accepted (undefined when none). */
+  rawBody: unknown;
+  logger: Logger;
+}
+
+/** What Powertools hashes: `key` into the record's `pk`, `request` into its `validation`. */
+interface IdempotencyPayload {
+  key: { scope: string; idempotencyKey: string };
+  request: string;
+}
+
+/**
+ * The Idempotency-Key header (SPEC 4.13) around one use-case call, after authentication and
+ * input validation (so 400/401/403 are never stored), on Powertools' idempotency utility and
+ * its DynamoDB persistence layer:
+ * - the record is keyed by scope + key; the request (method, path, query, JSON body and the
+ *   caller's narrowing) is its payload validation: another request → 422, one still running
+ *   (in-progress record, expiring with the Lambda's remaining time) → 409 with Retry-After;
+ * - only 2xx results are stored. When the use case throws, Powertools deletes the record, so
+ *   the same key can be retried once the cause is fixed; a non-2xx result is turned into a
+ *   throw for the same reason. The use case's own errors come out unchanged.
+ * - the stored response is sealed and the fingerprint keyed (idempotency-seal.ts).
+ */
+export class IdempotencyGuard {
+  constructor(private readonly store: BasePersistenceLayer) {}
+
+  async run(call: IdempotentCall, work: () => Promise<ApiResult>): Promise<ApiResult> {
+    const idempotencyKey = idempotencyKeyOf(call.event);
+    if (idempotencyKey === undefined) return work();
+    const scope = idempotencyScope(call.principal);
+    const secrets = deriveSecrets(scope, idempotencyKey);
+    const payload: IdempotencyPayload = {
+      key: { scope, idempotencyKey },
+      request: requestFingerprint(secrets, describeRequest(call)),
+    };
+    let fresh: StoredResponse | undefined;
+    let useCaseError: { error: unknown } | undefined;
+    const config = new IdempotencyConfig({
+      eventKeyJmesPath: 'key',
+      payloadValidationJmesPath: 'request',
+      throwOnNoIdempotencyKey: true,
+      expiresAfterSeconds: IDEMPOTENCY_WINDOW_SECONDS,
+      hashFunction: 'sha256',
+    });
+    config.registerLambdaContext(call.context); // in-progress expiry = the invocation's remaining time
+    const once = makeIdempotent(
+      async (_payload: IdempotencyPayload): Promise<string> => {
+        let result: ApiResult;
+        try {
+          result = await work();
+        } catch (error) {
+          useCaseError = { error };
+          throw error;
+        }
+        fresh = { status: result.status ?? 200, body: result.body, ...(result.headers ? { headers: result.headers } : {}) };
+        if (fresh.status < 200 || fresh.status > 299) throw new NotStored();
+        return sealResponse(secrets, fresh);
+      },
+      { persistenceStore: this.store, config, keyPrefix: KEY_PREFIX, dataIndexArgument: 0 },
+    );
+    let stored: unknown;
+    try {
+      stored = await once(payload);
+    } catch (error) {
+      if (useCaseError) {
+        if (error !== useCaseError.error) call.logger.error('idempotency record not released', { error });
+        throw useCaseError.error;
+      }
+      // The work is done: its answer is worth more than the record (a 503 would invite a retry
+      // that runs it again once the in-progress record expires).
+      if (fresh) {
+        if (!(error instanceof NotStored)) call.logger.error('idempotent response not stored', { error });
+        return fresh;
+      }
+      throw idempotencyFailure(error);
+    }
+    if (fresh) return fresh;
+    return replay(secrets, stored, call.logger);
+  }
+}
+
+function replay(secrets: ReturnType<typeof deriveSecrets>, stored: unknown, logger: Logger): ApiResult {
+  let response: StoredResponse;
+  try {
+    response = openResponse(secrets, stored);
+  } catch (error) {
+    throw new InternalError(undefined, { cause: error });
+  }
+  logger.info('idempotent replay', { status: response.status });
+  return { ...response, headers: { ...response.headers, [REPLAYED_HEADER]: 'true' } };
+}
+
+/** The header's value, or undefined when absent; 1–255 printable ASCII characters, else 400. */
+export function idempotencyKeyOf(event: ApiEvent): string | undefined {
+  const value = headerValue(event, 'idempotency-key');
+  if (value === undefined) return undefined;
+  if (!KEY_SYNTAX.test(value)) {
+    throw new InvalidRequestError('The request is invalid.', {
+      errors: [{ path: 'headers.Idempotency-Key', message: 'Expected 1–255 printable ASCII characters' }],
+    });
+  }
+  return value;
+}
+
+/**
+ * Whose keys these are (SPEC 4.13: the caller's tenant, or the platform). A hosted-session
+ * token gets its order's own scope: a shopper's browser never meets the merchant's keys.
+ */
+export function idempotencyScope(principal: Principal): string {
+  switch (principal.kind) {
+    case 'platform':
+      return 'platform';
+    case 'tenant':
+      return `tenant:${principal.tenantRef}`;
+    case 'session':
+      return `session:${principal.orderRef}`;
+  }
+}
+
+/**
+ * The request a key stands for. The caller's narrowing is part of it: scope checks run in the
+ * use case, which a replay skips, so a token narrowed to another merchant or outlet of the
+ * same tenant must not be handed a stored response (it gets 422 instead).
+ */
+function describeRequest(call: IdempotentCall): unknown {
+  const { event, principal } = call;
+  return {
+    method: event.requestContext?.http?.method ?? null,
+    path: event.rawPath ?? null,
+    query: event.queryStringParameters ?? {},
+    body: parseJsonBody(call.rawBody) ?? null,
+    caller:
+      principal.kind === 'tenant'
+        ? { merchantRef: principal.merchantRef ?? null, outletIds: principal.outletIds ? [...principal.outletIds].sort() : null }
+        : null,
+  };
+}
+
+function idempotencyFailure(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error instanceof IdempotencyValidationError) return new IdempotencyKeyReusedError(undefined, { cause: error });
+  // In progress, or the record changed under us (the other request just finished or failed).
+  if (
+    error instanceof IdempotencyAlreadyInProgressError ||
+    error instanceof IdempotencyInconsistentStateError ||
+    error instanceof IdempotencyItemNotFoundError
+  ) {
+    return new IdempotencyKeyInUseError(undefined, { cause: error });
+  }
+  return dynamoFailure(error instanceof IdempotencyPersistenceLayerError ? (error.cause ?? error) : error);
+}
+
+/** Thrown inside the idempotent call for a non-2xx result, so that Powertools deletes the record. */
+class NotStored extends Error {
+  constructor() {
+    super('a non-2xx result is not stored');
+    this.name = 'NotStored';
+  }
+}

@@ -12,6 +12,7 @@ export const handler = apiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/3ds',
     access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },
+    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     sessionTokens: 'allowed', // the hosted page (SPEC §1)
     authenticator,
     params: paymentParams,

@@ -9,6 +9,7 @@ export const handler = apiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions',
     access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     params: orderParams,
     query: noQuery,

@@ -9,6 +9,7 @@ export const handler = apiHandler(
   {
     route: 'PUT|POST /config/platform/configs/payment-methods',
     access: { kind: 'platform' },
+    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     query: noQuery,
     body: paymentMethodsBody,

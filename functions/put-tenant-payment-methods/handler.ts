@@ -9,6 +9,7 @@ export const handler = apiHandler(
   {
     route: 'PUT|POST /config/tenants/{tenantRef}/configs/payment-methods',
     access: { kind: 'platform' },
+    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     params: tenantParams,
     query: noQuery,

@@ -17,6 +17,10 @@
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
  *
+ * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
+ * 'supported'`: orders, payments, paymentsDecrypt, configWrite), the `Idempotency` statement:
+ * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
+ *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
  * groups (the log groups themselves are created by the framework, with retention).
  *
@@ -29,6 +33,13 @@
  */
 
 const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt', 'lifecycle']);
+
+/**
+ * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
+ * group whose functions opt in is added here (test/deploy/cloudformation.test.ts checks that
+ * every opted-in handler's role has the statement, and that no other role does).
+ */
+const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'payments', 'paymentsDecrypt', 'configWrite']);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -80,8 +91,22 @@ const dynamo = (sid, logicalId, actions) => ({
   Resource: [tableArn(logicalId)],
 });
 
+/**
+ * What Powertools' DynamoDB persistence layer calls on the idempotency table: a conditional
+ * put of the in-progress record, a consistent get when it exists, an update with the response,
+ * a delete when the use case failed. For any role whose functions opt in to Idempotency-Key.
+ */
+function idempotencyStatement() {
+  return dynamo('Idempotency', 'IdempotencyTable', ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
+}
+
 /** The statements of one group, logs excluded. */
 function groupStatements(group, keyResources) {
+  const statements = dataStatements(group, keyResources);
+  return IDEMPOTENCY_GROUPS.includes(group) ? [...statements, idempotencyStatement()] : statements;
+}
+
+function dataStatements(group, keyResources) {
   const sessionsRead = dynamo('SessionsRead', 'SessionsTable', ['GetItem']);
   const publicKeys = {
     Sid: 'PayloadPublicKeys',
@@ -211,6 +236,8 @@ async function serverlessPayloadKeyIds(helpers) {
 
 module.exports = {
   ACCESS_GROUPS,
+  IDEMPOTENCY_GROUPS,
+  idempotencyStatement,
   KMS_DECRYPT_ALGORITHMS,
   roleLogicalId,
   payloadKeyAlias,

@@ -187,6 +187,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       const role = roleOf(functionsWithAccess(group)[0]!);
       for (const s of statementsOf(role)) {
         expect(touches(s, 'OrdersTable') || touches(s, 'ReplayTable'), `${group}: ${JSON.stringify(s)}`).toBe(false);
+        if (s.Sid === 'Idempotency') continue; // Idempotency-Key records: checked on their own below
         expect(actionsOf(s).filter((a) => a.startsWith('dynamodb:') && !['dynamodb:getitem', 'dynamodb:query', 'dynamodb:putitem', 'dynamodb:deleteitem'].includes(a))).toEqual([]);
       }
       if (group === 'configRead') {
@@ -233,6 +234,23 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
   });
 
+  it('gives the Idempotency-Key table to exactly the roles of functions that opt in, and nothing else on it', () => {
+    const optsIn = (fn: RouteTableEntry) => /idempotency:\s*'supported'/.test(readFileSync(join(ROOT, `functions/${fn.dir}/handler.ts`), 'utf8'));
+    const groupsOptingIn = new Set(allFunctions.filter(optsIn).map((fn) => fn.access));
+    expect([...groupsOptingIn].sort()).toEqual(['configWrite', 'orders', 'payments', 'paymentsDecrypt']);
+    for (const fn of allFunctions) {
+      const onTable = statementsOf(roleOf(fn.name)).filter((s) => JSON.stringify(s.Resource).includes('"IdempotencyTable"'));
+      if (!groupsOptingIn.has(fn.access)) {
+        expect(onTable, `${fn.name} (${fn.access}) must not touch the idempotency table`).toEqual([]);
+        continue;
+      }
+      expect(onTable, fn.name).toHaveLength(1);
+      expect(onTable[0]!.Sid).toBe('Idempotency');
+      expect(onTable[0]!.Resource).toEqual([{ 'Fn::GetAtt': ['IdempotencyTable', 'Arn'] }]);
+      expect(actionsOf(onTable[0]!).sort(), fn.name).toEqual(['dynamodb:deleteitem', 'dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem']);
+    }
+  });
+
   it('never grants DynamoDB or KMS actions on Resource "*"', () => {
     const policies = Object.entries(resources).flatMap(([id, r]) => {
       if (r.Type === 'AWS::IAM::Role') return statementsOf(id).map((s) => [id, s] as const);
@@ -261,12 +279,13 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
   });
 
-  it('defines the four tables with point-in-time recovery, encryption and TTL on expiresAt', () => {
+  it('defines the five tables with point-in-time recovery, encryption and TTL (expiresAt; Powertools’ expiration on the idempotency table)', () => {
     const expected: Record<string, { name: string; keys: string[]; ttl?: string }> = {
       ConfigTable: { name: 'config', keys: ['pk', 'sk'] },
       OrdersTable: { name: 'orders', keys: ['pk', 'sk'], ttl: 'expiresAt' },
       SessionsTable: { name: 'sessions', keys: ['pk'], ttl: 'expiresAt' },
       ReplayTable: { name: 'replay', keys: ['pk'], ttl: 'expiresAt' },
+      IdempotencyTable: { name: 'idempotency', keys: ['pk'], ttl: 'expiration' },
     };
     expect(ofType('AWS::DynamoDB::Table').map(([id]) => id).sort()).toEqual(Object.keys(expected).sort());
     for (const [id, want] of Object.entries(expected)) {
@@ -310,6 +329,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(env.ORDERS_TABLE).toBe(tableNames.OrdersTable);
       expect(env.SESSIONS_TABLE).toBe(tableNames.SessionsTable);
       expect(env.REPLAY_TABLE).toBe(tableNames.ReplayTable);
+      expect(env.IDEMPOTENCY_TABLE).toBe(tableNames.IdempotencyTable);
       expect(env.NODE_OPTIONS).toContain('--enable-source-maps');
       expect(env).not.toHaveProperty('PUBLIC_BASE_URL'); // optional, absent unless the param is set
       // Absent unless set: no signing key = sandbox SRC disabled (404); no SDK URLs = sandbox SDK only.
@@ -349,7 +369,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
 
   it('outputs the API URL, table names and key ARN', () => {
     const outputs = Object.keys(template.Outputs ?? {});
-    expect(outputs).toEqual(expect.arrayContaining(['HttpApiUrl', 'PayloadKeyArn', 'ConfigTableName', 'OrdersTableName', 'SessionsTableName', 'ReplayTableName']));
+    expect(outputs).toEqual(expect.arrayContaining(['HttpApiUrl', 'PayloadKeyArn', 'ConfigTableName', 'OrdersTableName', 'SessionsTableName', 'ReplayTableName', 'IdempotencyTableName']));
   });
 
   it('writes one bundled ESM zip per function', () => {

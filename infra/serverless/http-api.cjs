@@ -57,7 +57,7 @@ function corsConfig(origins) {
     allowedOrigins: [...new Set(origins)],
     allowedHeaders: ['Authorization', 'Content-Type', 'Idempotency-Key'],
     allowedMethods: ['GET', 'POST', 'PUT', 'OPTIONS'],
-    exposedResponseHeaders: ['Location', 'Allow', 'Retry-After', 'X-Request-Id'],
+    exposedResponseHeaders: ['Location', 'Allow', 'Retry-After', 'X-Request-Id', 'Idempotent-Replayed'],
     maxAge: 600,
   };
 }

@@ -25,6 +25,8 @@ interface Operation {
   query?: Schema;
   ok: { status: number; schema: Schema; headers?: Record<string, string> };
   errors: number[];
+  /** The route honours Idempotency-Key (its handler says `idempotency: 'supported'`). */
+  idempotent?: true;
 }
 
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
@@ -35,16 +37,16 @@ const operations: Operation[] = [
   { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
   { method: 'put', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.7 Onboard or replace a merchant', access: 'platform token', body: onboardingBody, ok: { status: 200, schema: resources.merchantConfigResource }, errors: [...common, 409] },
   { method: 'get', path: '/config/configs/vctp/encryption-keys', summary: '4.2 Payload encryption keys (JWKS, current first)', access: 'VIEW_UCTP_WALLET_CERTIFICATE', ok: { status: 200, schema: resources.encryptionKeysResource, headers: { 'Cache-Control': 'max-age=300' } }, errors: [401, 403, 503] },
-  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common] })),
+  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common], idempotent: true as const })),
   { method: 'get', path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement', access: 'platform token', ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [401, 403, 503] },
-  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/tenants/{tenantRef}/configs/payment-methods', summary: '4.6 Tenant enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common, 409] })),
+  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/tenants/{tenantRef}/configs/payment-methods', summary: '4.6 Tenant enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common, 409], idempotent: true as const })),
   { method: 'get', path: '/config/tenants/{tenantRef}/configs/payment-methods', summary: '4.6 Tenant enablement', access: 'platform token', ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [400, 401, 403, 503] },
-  { method: 'post', path: '/transactions/outlets/{outletId}/orders', summary: '4.8 Create an order', access: 'CREATE_ORDER, outlet in scope', body: createOrderBody, ok: { status: 201, schema: resources.orderResource }, errors: common },
+  { method: 'post', path: '/transactions/outlets/{outletId}/orders', summary: '4.8 Create an order', access: 'CREATE_ORDER, outlet in scope', body: createOrderBody, ok: { status: 201, schema: resources.orderResource }, errors: common, idempotent: true },
   { method: 'get', path: '/transactions/outlets/{outletId}/orders/{orderRef}', summary: '4.8 Read an order', access: 'VIEW_ORDER, outlet in scope', ok: { status: 200, schema: resources.orderResource }, errors: [400, 401, 403, 404, 503] },
-  { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions', summary: '4.9 Create a hosted session', access: 'CREATE_ORDER, outlet in scope', ok: { status: 201, schema: resources.hostedSessionResource }, errors: [...common, 409] },
-  { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
-  { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
-  { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502] },
+  { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions', summary: '4.9 Create a hosted session', access: 'CREATE_ORDER, outlet in scope', ok: { status: 201, schema: resources.hostedSessionResource }, errors: [...common, 409], idempotent: true },
+  { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
+  { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
+  { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
 ];
 
 /**
@@ -64,6 +66,19 @@ const sessionTokenNote = (op: Operation) =>
     ? ' A hosted-session token may call it for its own order and merchant.'
     : ' Access tokens only: a hosted-session token gets 403 PERMISSION_DENIED.';
 
+/** SPEC 4.13 (README: Idempotency-Key). */
+const IDEMPOTENCY_KEY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Optional. The same key (scoped to the caller’s tenant, the platform, or a hosted session’s order) with the same method, path, query and body within 24 h answers the stored 2xx status and body again with Idempotent-Replayed: true; with another request → 422 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Errors are not stored: the same key may be retried. Use a random UUID.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]{1,255}$', example: '3f0c1a52-8f0e-4b7e-9d51-2f6f3c1e9a10' },
+};
+const REPLAYED_HEADER = {
+  'Idempotent-Replayed': { description: '"true" when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+};
+
 const json = (schema: Schema) => {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
   return rest;
@@ -82,15 +97,22 @@ export function buildOpenApi(): Record<string, unknown> {
       summary: op.summary,
       description: `Requires: ${op.access}.${sessionTokenNote(op)}`,
       security: [{ bearer: [] }],
-      parameters: [...pathParams, ...queryParams],
+      parameters: [...pathParams, ...queryParams, ...(op.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
       ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: json(op.body) } } } } : {}),
       responses: {
         [op.ok.status]: {
           description: 'Success',
-          ...(op.ok.headers ? { headers: Object.fromEntries(Object.entries(op.ok.headers).map(([k, v]) => [k, { schema: { type: 'string', example: v } }])) } : {}),
+          ...(op.ok.headers || op.idempotent
+            ? {
+                headers: {
+                  ...Object.fromEntries(Object.entries(op.ok.headers ?? {}).map(([k, v]) => [k, { schema: { type: 'string', example: v } }])),
+                  ...(op.idempotent ? REPLAYED_HEADER : {}),
+                },
+              }
+            : {}),
           content: { 'application/json': { schema: json(op.ok.schema) } },
         },
-        ...Object.fromEntries([...new Set(op.errors)].sort().map((status) => [status, { $ref: `#/components/responses/${RETRYABLE.has(status) ? 'RetryableProblem' : 'Problem'}` }])),
+        ...Object.fromEntries([...new Set([...op.errors, ...(op.idempotent ? [409, 422] : [])])].sort().map((status) => [status, { $ref: `#/components/responses/${RETRYABLE.has(status) ? 'RetryableProblem' : 'Problem'}` }])),
       },
     };
   }
@@ -108,7 +130,7 @@ export function buildOpenApi(): Record<string, unknown> {
         Problem: { description: 'Problem details (SPEC §2)', content: { 'application/problem+json': { schema: json(resources.problemResource) } } },
         RetryableProblem: {
           description:
-            'Problem details (SPEC §2). 503 DEPENDENCY_UNAVAILABLE always, 409 PAYMENT_STATE_CONFLICT while a payment is held and 502 AUTHORIZATION_UNAVAILABLE after a timeout send Retry-After: retry the same request after it.',
+            'Problem details (SPEC §2). 503 DEPENDENCY_UNAVAILABLE always, 409 PAYMENT_STATE_CONFLICT while a payment is held, 409 IDEMPOTENCY_KEY_IN_USE while a request with the same Idempotency-Key runs and 502 AUTHORIZATION_UNAVAILABLE after a timeout send Retry-After: retry the same request after it.',
           headers: { 'Retry-After': { description: 'Seconds to wait before retrying the same request', schema: { type: 'string', example: '1' } } },
           content: { 'application/problem+json': { schema: json(resources.problemResource) } },
         },

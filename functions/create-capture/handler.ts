@@ -9,6 +9,7 @@ export const handler = apiHandler(
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/captures',
     access: { kind: 'permission', permission: 'CREATE_CAPTURE' },
     authenticator,
+    idempotency: 'supported',
     params: paymentParams,
     query: noQuery,
     body: operationBody,

@@ -9,6 +9,7 @@ export const handler = apiHandler(
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/refunds',
     access: { kind: 'permission', permission: 'CREATE_REFUND' },
     authenticator,
+    idempotency: 'supported',
     params: paymentParams,
     query: noQuery,
     body: operationBody,

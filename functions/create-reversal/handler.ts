@@ -9,6 +9,7 @@ export const handler = apiHandler(
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/reversals',
     access: { kind: 'permission', permission: 'CREATE_REVERSAL' },
     authenticator,
+    idempotency: 'supported',
     params: paymentParams,
     query: noQuery,
   },

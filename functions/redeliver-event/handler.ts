@@ -12,6 +12,7 @@ export const handler = apiHandler(
     route: 'POST /config/merchants/{merchantRef}/events/{eventId}/redeliver',
     access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
     authenticator,
+    idempotency: 'supported',
     params: z.object({ merchantRef: ref, eventId: z.string().regex(EVENT_ID, 'Expected an event id') }),
     query: noQuery,
   },

@@ -143,3 +143,23 @@ describe('4.13 refunds', () => {
     for (const r of payment.refunds) expect((await acquirerRecord(r.refundRef))?.calls).toBe(1);
   });
 });
+
+describe('Idempotency-Key on captures, reversals and refunds', () => {
+  it('a replayed capture answers the stored result (Idempotent-Replayed) and captures once; another body → 422', async () => {
+    const w = await authorizedWorld({ amount: 1000 });
+    const headers = { 'idempotency-key': `cap-${Math.random()}` };
+    const first = await capture(w, token, aed(250), { headers });
+    const replay = await capture(w, token, aed(250), { headers });
+    expect(replay.status).toBe(201);
+    expect(replay.headers['Idempotent-Replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(replay.body.captures).toHaveLength(1);
+    expect((await acquirerRecord(first.body.captures[0].captureRef))?.calls).toBe(1);
+    const other = await capture(w, token, aed(300), { headers });
+    expect([other.status, other.body.code]).toEqual([422, 'IDEMPOTENCY_KEY_REUSED']);
+    const refundHeaders = { 'idempotency-key': `ref-${Math.random()}` };
+    const refunded = await refund(w, token, aed(50), { headers: refundHeaders });
+    expect((await refund(w, token, aed(50), { headers: refundHeaders })).body).toEqual(refunded.body);
+    expect(refunded.body.refunds).toHaveLength(1);
+  });
+});

@@ -9,6 +9,7 @@ import { handler as createOrder } from '../../functions/create-order/handler.js'
 import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
 import { handler as payClickToPay } from '../../functions/pay-click-to-pay/handler.js';
+import { handler as payDirect } from '../../functions/pay-direct/handler.js';
 import { handler as putPlatformMethods } from '../../functions/put-platform-payment-methods/handler.js';
 import { handler as putTenantMethods } from '../../functions/put-tenant-payment-methods/handler.js';
 import { configRepository, orderRepository } from '../../lib/composition/core.js';
@@ -18,6 +19,7 @@ import { seedMerchant, seedWorld, setPlatform, uniqueRef, type SeededMerchant } 
 import { sessionTokenFor } from '../support/sessions.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { countIdempotencyRecords } from '../support/idempotency.js';
+import { tokenData } from '../support/direct-wallet.js';
 
 let token: string;
 let seeded: SeededMerchant;
@@ -148,6 +150,24 @@ describe('the same key with another request → 422 IDEMPOTENCY_KEY_REUSED', () 
       });
     expect((await call('POST')).status).toBe(200);
     expectReused(await call('PUT'));
+  });
+
+  it('another query (4.4 payer_ip)', async () => {
+    const world = await seedWorld({}, { directWallet: true });
+    const key = randomUUID();
+    const pay = (payerIp: string) =>
+      invoke(payDirect, {
+        method: 'POST',
+        path: `/transactions/outlets/${world.outletId}/orders/${world.orderRef}/payments/${world.paymentRef}/click-to-pay/direct`,
+        pathParameters: { outletId: world.outletId, orderRef: world.orderRef, paymentRef: world.paymentRef },
+        query: { payer_ip: payerIp },
+        token,
+        body: tokenData(),
+        headers: { 'Idempotency-Key': key },
+      });
+    expect((await pay('198.51.100.7')).status).toBe(200);
+    expect((await pay('198.51.100.7')).headers['Idempotent-Replayed']).toBe('true');
+    expectReused(await pay('198.51.100.8'));
   });
 
   it('a token narrowed to another merchant of the same tenant is not handed the stored response', async () => {

@@ -10,22 +10,22 @@ import {
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
 import type { Principal } from '../auth/principal.js';
-import { AppError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError, InvalidRequestError } from '../errors.js';
+import { AppError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { dynamoFailure } from '../repositories/dynamo.js';
 import { deriveSecrets, openResponse, requestFingerprint, sealResponse, type StoredResponse } from './idempotency-seal.js';
-import { headerValue, parseJsonBody } from './json-body.js';
+import { describeRequest, idempotencyKeyOf, idempotencyScope } from './idempotency-request.js';
 import type { ApiEvent, ApiResult } from './types.js';
 
 /** A route's opt-in (RouteDefinition.idempotency). Without it the header is ignored. */
 export type IdempotencySupport = 'supported';
+export { idempotencyKeyOf, idempotencyScope };
 
 export const REPLAYED_HEADER = 'Idempotent-Replayed';
 /** SPEC 4.13: a key answers the same response for 24 h. */
 export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** Constant, not the function name: one key names one request across every route (reuse → 422). */
 const KEY_PREFIX = 'idempotency-key';
-const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
 
 export interface IdempotentCall {
   event: ApiEvent;
@@ -121,52 +121,6 @@ function replay(secrets: ReturnType<typeof deriveSecrets>, stored: unknown, logg
   }
   logger.info('idempotent replay', { status: response.status });
   return { ...response, headers: { ...response.headers, [REPLAYED_HEADER]: 'true' } };
-}
-
-/** The header's value, or undefined when absent; 1–255 printable ASCII characters, else 400. */
-export function idempotencyKeyOf(event: ApiEvent): string | undefined {
-  const value = headerValue(event, 'idempotency-key');
-  if (value === undefined) return undefined;
-  if (!KEY_SYNTAX.test(value)) {
-    throw new InvalidRequestError('The request is invalid.', {
-      errors: [{ path: 'headers.Idempotency-Key', message: 'Expected 1–255 printable ASCII characters' }],
-    });
-  }
-  return value;
-}
-
-/**
- * Whose keys these are (SPEC 4.13: the caller's tenant, or the platform). A hosted-session
- * token gets its order's own scope: a shopper's browser never meets the merchant's keys.
- */
-export function idempotencyScope(principal: Principal): string {
-  switch (principal.kind) {
-    case 'platform':
-      return 'platform';
-    case 'tenant':
-      return `tenant:${principal.tenantRef}`;
-    case 'session':
-      return `session:${principal.orderRef}`;
-  }
-}
-
-/**
- * The request a key stands for. The caller's narrowing is part of it: scope checks run in the
- * use case, which a replay skips, so a token narrowed to another merchant or outlet of the
- * same tenant must not be handed a stored response (it gets 422 instead).
- */
-function describeRequest(call: IdempotentCall): unknown {
-  const { event, principal } = call;
-  return {
-    method: event.requestContext?.http?.method ?? null,
-    path: event.rawPath ?? null,
-    query: event.queryStringParameters ?? {},
-    body: parseJsonBody(call.rawBody) ?? null,
-    caller:
-      principal.kind === 'tenant'
-        ? { merchantRef: principal.merchantRef ?? null, outletIds: principal.outletIds ? [...principal.outletIds].sort() : null }
-        : null,
-  };
 }
 
 function idempotencyFailure(error: unknown): AppError {

@@ -1,0 +1,54 @@
+import type { Principal } from '../auth/principal.js';
+import { InvalidRequestError } from '../errors.js';
+import type { IdempotentCall } from './idempotency.js';
+import { headerValue, parseJsonBody } from './json-body.js';
+import type { ApiEvent } from './types.js';
+
+/** What an Idempotency-Key names: the header's value, whose key it is, and the request it stands for. */
+const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;
+
+/** The header's value, or undefined when absent; 1–255 printable ASCII characters, else 400. */
+export function idempotencyKeyOf(event: ApiEvent): string | undefined {
+  const value = headerValue(event, 'idempotency-key');
+  if (value === undefined) return undefined;
+  if (!KEY_SYNTAX.test(value)) {
+    throw new InvalidRequestError('The request is invalid.', {
+      errors: [{ path: 'headers.Idempotency-Key', message: 'Expected 1–255 printable ASCII characters' }],
+    });
+  }
+  return value;
+}
+
+/**
+ * Whose keys these are (SPEC 4.13: the caller's tenant, or the platform). A hosted-session
+ * token gets its order's own scope: a shopper's browser never meets the merchant's keys.
+ */
+export function idempotencyScope(principal: Principal): string {
+  switch (principal.kind) {
+    case 'platform':
+      return 'platform';
+    case 'tenant':
+      return `tenant:${principal.tenantRef}`;
+    case 'session':
+      return `session:${principal.orderRef}`;
+  }
+}
+
+/**
+ * The request a key stands for. The caller's narrowing is part of it: scope checks run in the
+ * use case, which a replay skips, so a token narrowed to another merchant or outlet of the
+ * same tenant must not be handed a stored response (it gets 422 instead).
+ */
+export function describeRequest(call: IdempotentCall): unknown {
+  const { event, principal } = call;
+  return {
+    method: event.requestContext?.http?.method ?? null,
+    path: event.rawPath ?? null,
+    query: event.queryStringParameters ?? {},
+    body: parseJsonBody(call.rawBody) ?? null,
+    caller:
+      principal.kind === 'tenant'
+        ? { merchantRef: principal.merchantRef ?? null, outletIds: principal.outletIds ? [...principal.outletIds].sort() : null }
+        : null,
+  };
+}

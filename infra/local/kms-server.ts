@@ -1,6 +1,7 @@
 // Local AWS KMS emulator speaking the awsJson1_1 protocol (X-Amz-Target: TrentService.<Op>),
 // so production code using @aws-sdk/client-kms works unchanged with `endpoint` pointed here.
-// Scope: RSA ENCRYPT_DECRYPT keys (OAEP SHA-1/SHA-256), aliases and key lifecycle states.
+// Scope: ENCRYPT_DECRYPT keys — RSA (OAEP SHA-1/SHA-256) and SYMMETRIC_DEFAULT (with
+// EncryptionContext, see kms-symmetric.ts) — aliases and key lifecycle states.
 // SigV4 signatures are not verified; only the presence of an Authorization header is.
 import { constants, createPublicKey, privateDecrypt, publicEncrypt, randomUUID } from 'node:crypto';
 import { realpathSync } from 'node:fs';
@@ -8,7 +9,8 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { KmsError, KmsStore, RSA_KEY_SPECS, type KeyRecord, type RsaKeySpec, type Tag } from './kms-store.js';
+import { KmsError, KmsStore, RSA_KEY_SPECS, SYMMETRIC_KEY_SPEC, type KeyRecord, type KeySpec, type RsaKeyRecord, type SymmetricKeyRecord, type Tag } from './kms-store.js';
+import { MAX_SYMMETRIC_PLAINTEXT, openSymmetric, parseEncryptionContext, parseSymmetricBlob, sealSymmetric, type SymmetricBlob } from './kms-symmetric.js';
 
 export interface KmsServerOptions {
   port?: number;
@@ -69,10 +71,16 @@ function parseTags(value: unknown): Tag[] {
   return (value as Tag[]).map(({ TagKey, TagValue }) => ({ TagKey, TagValue }));
 }
 
-/** Maps EncryptionAlgorithm to an OAEP hash; KMS defaults it to SYMMETRIC_DEFAULT, which RSA keys reject. */
-function oaepHash(store: KmsStore, key: KeyRecord, input: Input): { algorithm: string; hash: 'sha1' | 'sha256' } {
+/** EncryptionAlgorithm, which KMS defaults to SYMMETRIC_DEFAULT; unknown names are a ValidationException. */
+function encryptionAlgorithm(input: Input): string {
   const algorithm = optString(input, 'EncryptionAlgorithm') ?? 'SYMMETRIC_DEFAULT';
   if (!KNOWN_ALGORITHMS.includes(algorithm)) throw invalid(`Value '${algorithm}' at 'encryptionAlgorithm' failed to satisfy enum constraint`);
+  return algorithm;
+}
+
+/** Maps EncryptionAlgorithm to an OAEP hash; KMS defaults it to SYMMETRIC_DEFAULT, which RSA keys reject. */
+function oaepHash(store: KmsStore, key: RsaKeyRecord, input: Input): { algorithm: string; hash: 'sha1' | 'sha256' } {
+  const algorithm = encryptionAlgorithm(input);
   const hash = OAEP_HASHES[algorithm];
   if (!hash) throw new KmsError('InvalidKeyUsageException', `${algorithm} is not a supported encryption algorithm for key ${store.keyArn(key.id)}`);
   return { algorithm, hash };
@@ -94,7 +102,7 @@ function keyMetadata(store: KmsStore, key: KeyRecord): object {
     KeyManager: 'CUSTOMER',
     CustomerMasterKeySpec: key.spec,
     KeySpec: key.spec,
-    EncryptionAlgorithms: Object.keys(OAEP_HASHES),
+    EncryptionAlgorithms: key.spec === SYMMETRIC_KEY_SPEC ? [SYMMETRIC_KEY_SPEC] : Object.keys(OAEP_HASHES),
     MultiRegion: false,
   };
 }
@@ -102,20 +110,25 @@ function keyMetadata(store: KmsStore, key: KeyRecord): object {
 // One handler per X-Amz-Target operation. Input/output member names are the KMS model's.
 const operations: Record<string, Handler> = {
   async CreateKey(store, input) {
-    const spec = optString(input, 'KeySpec') ?? optString(input, 'CustomerMasterKeySpec') ?? 'SYMMETRIC_DEFAULT';
-    if (!Object.hasOwn(RSA_KEY_SPECS, spec)) throw new KmsError('UnsupportedOperationException', `KeySpec ${spec} is not supported by the local KMS emulator (RSA_2048|RSA_3072|RSA_4096 only)`);
+    const spec = optString(input, 'KeySpec') ?? optString(input, 'CustomerMasterKeySpec') ?? SYMMETRIC_KEY_SPEC;
+    if (spec !== SYMMETRIC_KEY_SPEC && !Object.hasOwn(RSA_KEY_SPECS, spec)) {
+      throw new KmsError('UnsupportedOperationException', `KeySpec ${spec} is not supported by the local KMS emulator (SYMMETRIC_DEFAULT|RSA_2048|RSA_3072|RSA_4096 only)`);
+    }
     // Like real KMS, KeyUsage defaults to ENCRYPT_DECRYPT; signing keys are out of scope here.
     const usage = optString(input, 'KeyUsage') ?? 'ENCRYPT_DECRYPT';
     if (usage !== 'ENCRYPT_DECRYPT') throw new KmsError('UnsupportedOperationException', `KeyUsage ${usage} is not supported by the local KMS emulator`);
     if ((optString(input, 'Origin') ?? 'AWS_KMS') !== 'AWS_KMS' || input.MultiRegion === true) {
       throw new KmsError('UnsupportedOperationException', 'Only single-region AWS_KMS-origin keys are supported by the local KMS emulator');
     }
-    const key = await store.createKey(spec as RsaKeySpec, optString(input, 'Description') ?? '', parseTags(input.Tags));
+    const key = await store.createKey(spec as KeySpec, optString(input, 'Description') ?? '', parseTags(input.Tags));
     return { KeyMetadata: keyMetadata(store, key) };
   },
   DescribeKey: (store, input) => ({ KeyMetadata: keyMetadata(store, store.findKey(reqString(input, 'KeyId'))) }),
   GetPublicKey(store, input) {
     const key = store.usableKey(reqString(input, 'KeyId'));
+    if (key.spec === SYMMETRIC_KEY_SPEC) {
+      throw new KmsError('UnsupportedOperationException', `${store.keyArn(key.id)} is a symmetric encryption KMS key: it has no public key`);
+    }
     const der = createPublicKey(key.privateKey).export({ type: 'spki', format: 'der' });
     const { KeySpec, KeyUsage, EncryptionAlgorithms } = keyMetadata(store, key) as Input;
     return { KeyId: store.keyArn(key.id), PublicKey: der.toString('base64'), CustomerMasterKeySpec: KeySpec, KeySpec, KeyUsage, EncryptionAlgorithms };
@@ -123,6 +136,7 @@ const operations: Record<string, Handler> = {
   Encrypt(store, input) {
     const key = store.usableKey(reqString(input, 'KeyId'));
     const plaintext = reqBlob(input, 'Plaintext');
+    if (key.spec === SYMMETRIC_KEY_SPEC) return encryptSymmetric(store, key, plaintext, input);
     const { algorithm, hash } = oaepHash(store, key, input);
     let ciphertext: Buffer;
     try {
@@ -133,9 +147,16 @@ const operations: Record<string, Handler> = {
     return { CiphertextBlob: ciphertext.toString('base64'), KeyId: store.keyArn(key.id), EncryptionAlgorithm: algorithm };
   },
   Decrypt(store, input) {
-    // RSA ciphertexts carry no key reference, so KeyId is mandatory (as for asymmetric keys in real KMS).
-    const key = store.usableKey(reqString(input, 'KeyId'));
     const ciphertext = reqBlob(input, 'CiphertextBlob');
+    // A symmetric blob names its key, so KeyId is optional for it, as in real KMS.
+    const blob = parseSymmetricBlob(ciphertext);
+    const named = blob && store.keyById(blob.keyId);
+    if (blob && named?.spec === SYMMETRIC_KEY_SPEC) return decryptSymmetric(store, named, blob, input);
+    // RSA ciphertexts carry no key reference: without a KeyId nothing can decrypt them.
+    const keyId = optString(input, 'KeyId');
+    if (keyId === undefined) throw new KmsError('InvalidCiphertextException', 'The ciphertext does not name a KMS key; asymmetric ciphertexts need a KeyId');
+    const key = store.usableKey(keyId);
+    if (key.spec === SYMMETRIC_KEY_SPEC) throw new KmsError('InvalidCiphertextException', 'The ciphertext is corrupted, missing, or otherwise invalid');
     const { algorithm, hash } = oaepHash(store, key, input);
     let plaintext: Buffer;
     try {
@@ -181,6 +202,36 @@ const operations: Record<string, Handler> = {
     return { KeyId: store.keyArn(key.id) };
   },
 };
+
+function encryptSymmetric(store: KmsStore, key: SymmetricKeyRecord, plaintext: Buffer, input: Input): object {
+  const algorithm = encryptionAlgorithm(input);
+  if (algorithm !== SYMMETRIC_KEY_SPEC) {
+    throw new KmsError('InvalidKeyUsageException', `${algorithm} is not a supported encryption algorithm for key ${store.keyArn(key.id)}`);
+  }
+  if (plaintext.length > MAX_SYMMETRIC_PLAINTEXT) {
+    throw invalid(`1 validation error detected: Value at 'plaintext' failed to satisfy constraint: Member must have length less than or equal to ${MAX_SYMMETRIC_PLAINTEXT}`);
+  }
+  const blob = sealSymmetric(key.id, key.secretKey, plaintext, parseEncryptionContext(input.EncryptionContext));
+  return { CiphertextBlob: blob.toString('base64'), KeyId: store.keyArn(key.id), EncryptionAlgorithm: algorithm };
+}
+
+/**
+ * KMS's order: a KeyId that names another key than the blob's is IncorrectKeyException, the
+ * blob's key must be usable, the algorithm SYMMETRIC_DEFAULT, and the context must match.
+ */
+function decryptSymmetric(store: KmsStore, named: SymmetricKeyRecord, blob: SymmetricBlob, input: Input): object {
+  const keyId = optString(input, 'KeyId');
+  if (keyId !== undefined && store.findKey(keyId).id !== named.id) {
+    throw new KmsError('IncorrectKeyException', 'The key ID in the request does not identify the KMS key that can decrypt the ciphertext.');
+  }
+  const key = store.usableKey(named.id);
+  const algorithm = encryptionAlgorithm(input);
+  if (algorithm !== SYMMETRIC_KEY_SPEC) {
+    throw new KmsError('InvalidKeyUsageException', `${algorithm} is not a supported encryption algorithm for key ${store.keyArn(key.id)}`);
+  }
+  const plaintext = openSymmetric(named.secretKey, blob, parseEncryptionContext(input.EncryptionContext));
+  return { Plaintext: plaintext.toString('base64'), KeyId: store.keyArn(key.id), EncryptionAlgorithm: algorithm };
+}
 
 function setEnabled(store: KmsStore, input: Input, state: 'Enabled' | 'Disabled'): object {
   const key = store.findKey(reqString(input, 'KeyId'));

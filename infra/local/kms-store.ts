@@ -1,8 +1,8 @@
-// State of the local KMS emulator: RSA keys, aliases, key-id resolution and
+// State of the local KMS emulator: RSA and symmetric keys, aliases, key-id resolution and
 // optional JSON persistence. Protocol concerns (HTTP, JSON shapes) live in
 // kms-server.ts; this module never hands a private key to a caller outside
 // the emulator's own crypto handlers.
-import { createPrivateKey, generateKeyPair, randomUUID, type KeyObject } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { promisify } from 'node:util';
@@ -24,23 +24,36 @@ export class KmsError extends Error {
 
 export const RSA_KEY_SPECS = { RSA_2048: 2048, RSA_3072: 3072, RSA_4096: 4096 } as const;
 export type RsaKeySpec = keyof typeof RSA_KEY_SPECS;
+/** KMS's default key spec: a 256-bit AES-GCM key that never leaves the service. */
+export const SYMMETRIC_KEY_SPEC = 'SYMMETRIC_DEFAULT';
+export type KeySpec = RsaKeySpec | typeof SYMMETRIC_KEY_SPEC;
 export type KeyState = 'Enabled' | 'Disabled' | 'PendingDeletion';
 export interface Tag {
   TagKey: string;
   TagValue: string;
 }
 
-export interface KeyRecord {
+interface KeyRecordBase {
   id: string;
-  spec: RsaKeySpec;
   description: string;
   tags: Tag[];
   state: KeyState;
   creationDate: number; // epoch seconds, the JSON protocol's timestamp format
   deletionDate?: number;
   pendingWindowInDays?: number;
+}
+
+export interface RsaKeyRecord extends KeyRecordBase {
+  spec: RsaKeySpec;
   privateKey: KeyObject;
 }
+
+export interface SymmetricKeyRecord extends KeyRecordBase {
+  spec: typeof SYMMETRIC_KEY_SPEC;
+  secretKey: Buffer; // 32 bytes, AES-256-GCM
+}
+
+export type KeyRecord = RsaKeyRecord | SymmetricKeyRecord;
 
 export interface AliasRecord {
   name: string;
@@ -49,8 +62,12 @@ export interface AliasRecord {
   lastUpdatedDate: number;
 }
 
-interface PersistedKey extends Omit<KeyRecord, 'privateKey'> {
-  privateKeyPem: string; // PKCS8; the data file is a local dev secret (mode 0600, git-ignored)
+// Key material in the data file, a local dev secret (mode 0600, git-ignored). Files written
+// before symmetric keys existed hold RSA keys only and load unchanged.
+interface PersistedKey extends KeyRecordBase {
+  spec: KeySpec;
+  privateKeyPem?: string; // RSA: PKCS8
+  secretKeyBase64?: string; // symmetric
 }
 interface PersistedState {
   version: 1;
@@ -84,9 +101,15 @@ export class KmsStore {
     return this.arnPrefix + name;
   }
 
-  async createKey(spec: RsaKeySpec, description: string, tags: Tag[]): Promise<KeyRecord> {
-    const { privateKey } = await generateRsaKeyPair('rsa', { modulusLength: RSA_KEY_SPECS[spec] });
-    const key: KeyRecord = { id: randomUUID(), spec, description, tags, state: 'Enabled', creationDate: nowSeconds(), privateKey };
+  async createKey(spec: KeySpec, description: string, tags: Tag[]): Promise<KeyRecord> {
+    const base = { id: randomUUID(), description, tags, state: 'Enabled' as const, creationDate: nowSeconds() };
+    let key: KeyRecord;
+    if (spec === SYMMETRIC_KEY_SPEC) {
+      key = { ...base, spec, secretKey: randomBytes(32) };
+    } else {
+      const { privateKey } = await generateRsaKeyPair('rsa', { modulusLength: RSA_KEY_SPECS[spec] });
+      key = { ...base, spec, privateKey };
+    }
     this.keys.set(key.id, key);
     this.save();
     return key;
@@ -107,6 +130,11 @@ export class KmsStore {
     const key = id === undefined ? undefined : this.keys.get(id);
     if (!key) throw new KmsError('NotFoundException', `Key '${isArn ? keyId : this.keyArn(keyId)}' does not exist`);
     return key;
+  }
+
+  /** The key a symmetric ciphertext names, if this emulator holds it (no alias or ARN forms). */
+  keyById(id: string): KeyRecord | undefined {
+    return this.keys.get(id);
   }
 
   /** Key for a cryptographic operation: must exist and be Enabled, like real KMS. */
@@ -184,8 +212,14 @@ export class KmsStore {
     // that existing ciphertexts depend on the next time we save.
     const state = JSON.parse(raw) as PersistedState;
     if (state.version !== 1) throw new Error(`${file}: unsupported KMS data version ${String(state.version)}`);
-    for (const { privateKeyPem, ...rest } of state.keys) {
-      this.keys.set(rest.id, { ...rest, privateKey: createPrivateKey(privateKeyPem) });
+    for (const { privateKeyPem, secretKeyBase64, spec, ...rest } of state.keys) {
+      if (spec === SYMMETRIC_KEY_SPEC) {
+        if (!secretKeyBase64) throw new Error(`${file}: symmetric key ${rest.id} has no key material`);
+        this.keys.set(rest.id, { ...rest, spec, secretKey: Buffer.from(secretKeyBase64, 'base64') });
+      } else {
+        if (!privateKeyPem) throw new Error(`${file}: RSA key ${rest.id} has no key material`);
+        this.keys.set(rest.id, { ...rest, spec, privateKey: createPrivateKey(privateKeyPem) });
+      }
     }
     for (const alias of state.aliases) this.aliases.set(alias.name, alias);
   }
@@ -198,10 +232,7 @@ export class KmsStore {
     if (!this.dataFile) return;
     const state: PersistedState = {
       version: 1,
-      keys: this.listKeys().map(({ privateKey, ...rest }) => ({
-        ...rest,
-        privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      })),
+      keys: this.listKeys().map(persistedKey),
       aliases: [...this.aliases.values()],
     };
     mkdirSync(dirname(this.dataFile), { recursive: true });
@@ -210,4 +241,13 @@ export class KmsStore {
     writeFileSync(tmp, JSON.stringify(state, null, 2), { mode: 0o600 });
     renameSync(tmp, this.dataFile);
   }
+}
+
+function persistedKey(key: KeyRecord): PersistedKey {
+  if (key.spec === SYMMETRIC_KEY_SPEC) {
+    const { secretKey, ...rest } = key;
+    return { ...rest, secretKeyBase64: secretKey.toString('base64') };
+  }
+  const { privateKey, ...rest } = key;
+  return { ...rest, privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString() };
 }

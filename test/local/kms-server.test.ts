@@ -41,6 +41,12 @@ async function createRsaKey(kms: KMSClient, alias?: string): Promise<string> {
   return KeyMetadata!.KeyId!;
 }
 
+async function createSymmetricKey(kms: KMSClient, alias?: string): Promise<string> {
+  const { KeyMetadata } = await kms.send(new CreateKeyCommand({ KeySpec: 'SYMMETRIC_DEFAULT', KeyUsage: 'ENCRYPT_DECRYPT', Description: 'test' }));
+  if (alias) await kms.send(new CreateAliasCommand({ AliasName: alias, TargetKeyId: KeyMetadata!.KeyId! }));
+  return KeyMetadata!.KeyId!;
+}
+
 async function publicKey(kms: KMSClient, keyId: string): Promise<KeyObject> {
   const { PublicKey } = await kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
   return createPublicKey({ key: Buffer.from(PublicKey!), format: 'der', type: 'spki' });
@@ -194,9 +200,94 @@ describe('local KMS emulator (in-memory)', () => {
   });
 
   it('rejects unsupported key specs', async () => {
-    expect(await errorName(kms.send(new CreateKeyCommand({})))).toBe('UnsupportedOperationException');
+    expect(await errorName(kms.send(new CreateKeyCommand({ KeySpec: 'ECC_NIST_P256' })))).toBe('UnsupportedOperationException');
+    expect(await errorName(kms.send(new CreateKeyCommand({ KeySpec: 'HMAC_256', KeyUsage: 'GENERATE_VERIFY_MAC' })))).toBe('UnsupportedOperationException');
     expect(await errorName(kms.send(new CreateKeyCommand({ KeySpec: 'toString' as never })))).toBe('UnsupportedOperationException');
     expect(await errorName(kms.send(new CreateKeyCommand({ KeySpec: 'RSA_2048', KeyUsage: 'SIGN_VERIFY' })))).toBe('UnsupportedOperationException');
+  });
+
+  describe('symmetric keys (SYMMETRIC_DEFAULT)', () => {
+    const context = { purpose: 'test', merchantRef: 'm-1' };
+    let sym: string;
+    let otherSym: string;
+
+    beforeAll(async () => {
+      sym = await createSymmetricKey(kms, 'alias/sym-a');
+      otherSym = await createSymmetricKey(kms);
+    });
+
+    it('creates them by default, like KMS, with SYMMETRIC_DEFAULT metadata and no public key', async () => {
+      const { KeyMetadata: md } = await kms.send(new CreateKeyCommand({}));
+      expect(md).toMatchObject({ KeySpec: 'SYMMETRIC_DEFAULT', KeyUsage: 'ENCRYPT_DECRYPT', KeyState: 'Enabled', EncryptionAlgorithms: ['SYMMETRIC_DEFAULT'] });
+      expect((await kms.send(new DescribeKeyCommand({ KeyId: 'alias/sym-a' }))).KeyMetadata).toMatchObject({ KeyId: sym, KeySpec: 'SYMMETRIC_DEFAULT' });
+      expect(await errorName(kms.send(new GetPublicKeyCommand({ KeyId: sym })))).toBe('UnsupportedOperationException');
+      expect(await errorName(kms.send(new CreateKeyCommand({ KeySpec: 'SYMMETRIC_DEFAULT', KeyUsage: 'SIGN_VERIFY' })))).toBe('UnsupportedOperationException');
+    });
+
+    it('round-trips with an encryption context, with or without KeyId, through any key form', async () => {
+      const secret = randomBytes(48);
+      const enc = await kms.send(new EncryptCommand({ KeyId: 'alias/sym-a', Plaintext: secret, EncryptionContext: context }));
+      expect(enc).toMatchObject({ KeyId: `${ARN_PREFIX}key/${sym}`, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' });
+      const blob = Buffer.from(enc.CiphertextBlob!);
+      expect(blob.includes(secret)).toBe(false);
+      // Key order in the context does not matter, as in KMS.
+      const reversed = { merchantRef: 'm-1', purpose: 'test' };
+      for (const KeyId of [undefined, sym, `${ARN_PREFIX}key/${sym}`, 'alias/sym-a', `${ARN_PREFIX}alias/sym-a`]) {
+        const dec = await kms.send(new DecryptCommand({ KeyId, CiphertextBlob: blob, EncryptionContext: reversed }));
+        expect(Buffer.from(dec.Plaintext!), String(KeyId)).toEqual(secret);
+        expect(dec).toMatchObject({ KeyId: `${ARN_PREFIX}key/${sym}`, EncryptionAlgorithm: 'SYMMETRIC_DEFAULT' });
+      }
+      // No context at all works too, and two encryptions of one plaintext differ (random IV).
+      const plain = await kms.send(new EncryptCommand({ KeyId: sym, Plaintext: secret }));
+      expect(Buffer.from(plain.CiphertextBlob!)).not.toEqual(blob);
+      expect(Buffer.from((await kms.send(new DecryptCommand({ CiphertextBlob: plain.CiphertextBlob }))).Plaintext!)).toEqual(secret);
+    });
+
+    it('binds the encryption context: another, a missing or an extra pair is InvalidCiphertextException', async () => {
+      const { CiphertextBlob } = await kms.send(new EncryptCommand({ KeyId: sym, Plaintext: Buffer.from('s'), EncryptionContext: context }));
+      const decrypt = (EncryptionContext?: Record<string, string>) => kms.send(new DecryptCommand({ CiphertextBlob, EncryptionContext }));
+      expect(await errorName(decrypt({ ...context, merchantRef: 'm-2' }))).toBe('InvalidCiphertextException');
+      expect(await errorName(decrypt(undefined))).toBe('InvalidCiphertextException');
+      expect(await errorName(decrypt({ purpose: 'test' }))).toBe('InvalidCiphertextException');
+      expect(await errorName(decrypt({ ...context, extra: 'x' }))).toBe('InvalidCiphertextException');
+      const tampered = Buffer.from(CiphertextBlob!);
+      tampered[tampered.length - 1]! ^= 1;
+      expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob: tampered, EncryptionContext: context })))).toBe('InvalidCiphertextException');
+    });
+
+    it('refuses a KeyId other than the blob’s key with IncorrectKeyException', async () => {
+      const { CiphertextBlob } = await kms.send(new EncryptCommand({ KeyId: sym, Plaintext: Buffer.from('s') }));
+      expect(await errorName(kms.send(new DecryptCommand({ KeyId: otherSym, CiphertextBlob })))).toBe('IncorrectKeyException');
+      expect(await errorName(kms.send(new DecryptCommand({ KeyId: keyA, CiphertextBlob })))).toBe('IncorrectKeyException');
+      expect(await errorName(kms.send(new DecryptCommand({ KeyId: 'alias/nope', CiphertextBlob })))).toBe('NotFoundException');
+    });
+
+    it('maps algorithm, size, state and garbage errors like KMS', async () => {
+      const { CiphertextBlob } = await kms.send(new EncryptCommand({ KeyId: sym, Plaintext: Buffer.from('s') }));
+      expect(await errorName(kms.send(new EncryptCommand({ KeyId: sym, Plaintext: Buffer.from('s'), EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe('InvalidKeyUsageException');
+      expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe('InvalidKeyUsageException');
+      expect(await errorName(kms.send(new EncryptCommand({ KeyId: sym, Plaintext: randomBytes(4097) })))).toBe('ValidationException');
+      await kms.send(new EncryptCommand({ KeyId: sym, Plaintext: randomBytes(4096) }));
+      // Garbage, or an RSA ciphertext, names no key: without a KeyId nothing can decrypt it.
+      expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob: randomBytes(100) })))).toBe('InvalidCiphertextException');
+      expect(await errorName(kms.send(new DecryptCommand({ KeyId: sym, CiphertextBlob: randomBytes(100) })))).toBe('InvalidCiphertextException');
+      const rsaCiphertext = oaepEncrypt(await publicKey(kms, keyA), randomBytes(32), 'sha256');
+      expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob: rsaCiphertext, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe('InvalidCiphertextException');
+      expect(await errorName(kms.send(new DecryptCommand({ KeyId: sym, CiphertextBlob: rsaCiphertext })))).toBe('InvalidCiphertextException');
+      // An RSA key still refuses SYMMETRIC_DEFAULT.
+      expect(await errorName(kms.send(new EncryptCommand({ KeyId: keyA, Plaintext: Buffer.from('s') })))).toBe('InvalidKeyUsageException');
+
+      const key = await createSymmetricKey(kms);
+      const sealed = (await kms.send(new EncryptCommand({ KeyId: key, Plaintext: Buffer.from('s') }))).CiphertextBlob;
+      await kms.send(new DisableKeyCommand({ KeyId: key }));
+      expect(await errorName(kms.send(new EncryptCommand({ KeyId: key, Plaintext: Buffer.from('s') })))).toBe('DisabledException');
+      expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob: sealed })))).toBe('DisabledException');
+    });
+
+    it('rejects an encryption context that is not a map of strings', async () => {
+      const body = JSON.stringify({ KeyId: sym, Plaintext: Buffer.from('s').toString('base64'), EncryptionContext: { a: 1 } });
+      expect((await rawPost(server.url, 'TrentService.Encrypt', body)).body.__type).toBe('ValidationException');
+    });
   });
 
   describe('raw protocol', () => {
@@ -240,9 +331,12 @@ describe('local KMS emulator persistence', () => {
     let kms = client(first.url);
     let ciphertext: Buffer;
     let keyId: string;
+    let symmetricCiphertext: Uint8Array;
     try {
       keyId = await createRsaKey(kms, 'alias/persisted');
       ciphertext = oaepEncrypt(await publicKey(kms, 'alias/persisted'), secret, 'sha256');
+      await createSymmetricKey(kms, 'alias/persisted-symmetric');
+      symmetricCiphertext = (await kms.send(new EncryptCommand({ KeyId: 'alias/persisted-symmetric', Plaintext: secret, EncryptionContext: { k: 'v' } }))).CiphertextBlob!;
     } finally {
       kms.destroy();
       await first.close();
@@ -258,6 +352,9 @@ describe('local KMS emulator persistence', () => {
       expect(KeyMetadata!.KeyId).toBe(keyId);
       const out = await kms.send(new DecryptCommand({ KeyId: 'alias/persisted', CiphertextBlob: ciphertext, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' }));
       expect(Buffer.from(out.Plaintext!)).toEqual(secret);
+      const symmetric = await kms.send(new DecryptCommand({ CiphertextBlob: symmetricCiphertext, EncryptionContext: { k: 'v' } }));
+      expect(Buffer.from(symmetric.Plaintext!)).toEqual(secret);
+      expect((await kms.send(new DescribeKeyCommand({ KeyId: 'alias/persisted-symmetric' }))).KeyMetadata!.KeySpec).toBe('SYMMETRIC_DEFAULT');
     } finally {
       kms.destroy();
       await second.close();

@@ -28,6 +28,8 @@ const { tables, createTableInput } = createRequire(import.meta.url)('../tables.c
 export const LOCAL_CREDENTIALS = { accessKeyId: 'local', secretAccessKey: 'local' };
 export const LOCAL_REGION = 'us-east-1';
 export const PAYLOAD_KEY_ALIAS = 'alias/click-to-pay-local-payload-current';
+/** Symmetric key that seals the merchants' webhook signing secrets (SPEC 4.15). */
+export const WEBHOOK_SECRETS_KEY_ALIAS = 'alias/click-to-pay-local-webhook-secrets';
 
 export interface LocalStackOptions {
   /** Persist DynamoDB and KMS data here (npm start); omit for in-memory (tests). */
@@ -97,15 +99,15 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   const dynamoEndpoint = dynamo.info().endpoint;
   const prefix = options.tablePrefix ?? 'click-to-pay-local';
   let tableEnv: Record<string, string>;
-  let defaultPayloadKey: string;
   try {
     tableEnv = await ensureTables(dynamoEndpoint, prefix);
-    defaultPayloadKey = await ensurePayloadKey(kmsUrl);
+    await ensureKey(kmsUrl, PAYLOAD_KEY_ALIAS, 'RSA_2048', 'Click to Pay payload key (local)');
+    await ensureKey(kmsUrl, WEBHOOK_SECRETS_KEY_ALIAS, 'SYMMETRIC_DEFAULT', 'Click to Pay webhook signing secrets (local)');
   } catch (error) {
     await closeAll();
     throw error;
   }
-  const payloadKeyIds = process.env.PAYLOAD_KEY_IDS ?? defaultPayloadKey;
+  const payloadKeyIds = process.env.PAYLOAD_KEY_IDS ?? PAYLOAD_KEY_ALIAS;
   const identity = await ensureDevIdentity(options.dataDir);
   const sandbox = await ensureSandboxNetwork(options.dataDir);
   const networks = [process.env.NETWORK_JWKS_URLS, `${SANDBOX_NETWORK}=${sandbox.jwksUrl}`].filter(Boolean).join(',');
@@ -124,6 +126,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The sandbox SRC signs with the private half of the `sandbox` network keys trusted above.
     SANDBOX_NETWORK_SIGNING_JWKS_URL: process.env.SANDBOX_NETWORK_SIGNING_JWKS_URL || pathToFileURL(sandbox.privatePath).href,
     PAYLOAD_KEY_IDS: payloadKeyIds,
+    WEBHOOK_SECRETS_KEY_ID: process.env.WEBHOOK_SECRETS_KEY_ID || WEBHOOK_SECRETS_KEY_ALIAS,
     ...(process.env.CHECKOUT_MAX_AGE_SECONDS ? { CHECKOUT_MAX_AGE_SECONDS: process.env.CHECKOUT_MAX_AGE_SECONDS } : {}),
   };
   return {
@@ -174,20 +177,18 @@ async function addMissingIndexes(client: DynamoDBClient, wanted: CreateTableComm
   }
 }
 
-async function ensurePayloadKey(endpoint: string): Promise<string> {
+/** Creates the key behind `alias` unless the alias exists already (a restart reuses it). */
+export async function ensureKey(endpoint: string, alias: string, keySpec: 'RSA_2048' | 'SYMMETRIC_DEFAULT', description: string): Promise<void> {
   const client = new KMSClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   try {
-    await client.send(new DescribeKeyCommand({ KeyId: PAYLOAD_KEY_ALIAS }));
+    await client.send(new DescribeKeyCommand({ KeyId: alias }));
   } catch (error) {
     if ((error as Error).name !== 'NotFoundException') throw error;
-    const { KeyMetadata } = await client.send(
-      new CreateKeyCommand({ KeySpec: 'RSA_2048', KeyUsage: 'ENCRYPT_DECRYPT', Description: 'Click to Pay payload key (local)' }),
-    );
-    await client.send(new CreateAliasCommand({ AliasName: PAYLOAD_KEY_ALIAS, TargetKeyId: KeyMetadata!.KeyId! }));
+    const { KeyMetadata } = await client.send(new CreateKeyCommand({ KeySpec: keySpec, KeyUsage: 'ENCRYPT_DECRYPT', Description: description }));
+    await client.send(new CreateAliasCommand({ AliasName: alias, TargetKeyId: KeyMetadata!.KeyId! }));
   } finally {
     client.destroy();
   }
-  return PAYLOAD_KEY_ALIAS;
 }
 
 async function made(dir: string): Promise<string> {

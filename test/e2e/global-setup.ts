@@ -29,7 +29,7 @@ export async function setup(): Promise<() => Promise<void>> {
 
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
   // A developer's shell may export real settings; the local stack must use its own.
-  for (const name of ['PAYLOAD_KEY_IDS', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT']) delete env[name];
+  for (const name of ['PAYLOAD_KEY_IDS', 'WEBHOOK_SECRETS_KEY_ID', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT']) delete env[name];
 
   child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });

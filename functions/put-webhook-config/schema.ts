@@ -1,0 +1,9 @@
+import { z } from 'zod';
+
+/** 4.15 PUT body. The URL's safety (https, public address) is the use case's check. */
+export const webhookConfigBody = z
+  .object({
+    url: z.string().min(1).max(2048),
+    enabled: z.boolean().default(true),
+  })
+  .strict();

@@ -1,0 +1,21 @@
+import { kmsClient } from '../aws/clients.js';
+import { webhookSecretsConfig } from '../config/webhook-secrets-config.js';
+import { CachingSecretSealer } from '../webhooks/opened-secret-cache.js';
+import { KmsSecretSealer } from '../webhooks/secrets.js';
+import type { WebhookConfigDeps } from '../webhooks/webhook-config.js';
+import { configRepository } from './core.js';
+import { webhookConfigRepository } from './webhooks.js';
+
+/**
+ * The functions that seal or open webhook signing secrets (PUT, rotate-secret, the delivery
+ * worker). Module scope on purpose: opened secrets stay cached (≤ 5 min) in a warm Lambda.
+ * Only these functions load WEBHOOK_SECRETS_KEY_ID.
+ */
+export const webhookSecretSealer = new CachingSecretSealer(new KmsSecretSealer(kmsClient, webhookSecretsConfig.WEBHOOK_SECRETS_KEY_ID));
+
+export const webhookConfigDeps: WebhookConfigDeps = {
+  merchants: configRepository,
+  webhooks: webhookConfigRepository,
+  sealer: webhookSecretSealer,
+  now: Date.now,
+};

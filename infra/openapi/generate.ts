@@ -10,10 +10,12 @@ import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
 import { payerIpQuery } from '../../lib/http/payment-request.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import * as resources from '../../lib/http/resource-schemas.js';
+import * as webhookResources from '../../lib/http/webhook-resource-schemas.js';
 import { onboardingBody } from '../../functions/put-merchant-config/schema.js';
 import { createOrderBody } from '../../functions/create-order/schema.js';
 import { directWalletBody } from '../../functions/pay-direct/schema.js';
 import { completeThreeDsBody } from '../../functions/complete-3ds/schema.js';
+import { webhookConfigBody } from '../../functions/put-webhook-config/schema.js';
 
 type Schema = z.ZodType;
 interface Operation {
@@ -30,6 +32,8 @@ interface Operation {
 }
 
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
+const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
+const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the merchant in scope';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
 /** Answers that may carry Retry-After (README: Deadlines, Exactly once). */
 const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);
@@ -47,6 +51,9 @@ const operations: Operation[] = [
   { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
+  { method: 'put', path: WEBHOOKS, summary: '4.15 Set the webhook URL (the first PUT creates the signing secret and shows it once)', access: MANAGE_WEBHOOKS, body: webhookConfigBody, ok: { status: 200, schema: webhookResources.webhookConfigPutResource }, errors: common },
+  { method: 'get', path: WEBHOOKS, summary: '4.15 Read the webhook configuration (never a secret)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookConfigResource }, errors: [400, 401, 403, 404, 500, 503] },
+  { method: 'post', path: `${WEBHOOKS}/rotate-secret`, summary: '4.15 Rotate the signing secret (the previous one signs for 24 h more)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookSecretRotationResource }, errors: common },
 ];
 
 /**

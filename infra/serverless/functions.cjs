@@ -14,6 +14,8 @@
  * - optional variables of one access group only (a key URL belongs to the function that signs):
  *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc) and CLICK_TO_PAY_SDK_URLS (checkoutPage),
  *   each only when its param is set
+ * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group only (the functions that seal webhook
+ *   signing secrets): this stack's webhook-secrets alias (iam.cjs)
  * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
  *   function's package patterns; each must match a file, so a deployment can never ship the
  *   hosted page without its build (`npm run build:web` first)
@@ -21,7 +23,7 @@
 
 const path = require('node:path');
 const fs = require('node:fs');
-const { roleLogicalId, ACCESS_GROUPS } = require('./iam.cjs');
+const { roleLogicalId, ACCESS_GROUPS, webhookSecretsKeyId } = require('./iam.cjs');
 
 const ROUTES_FILE = path.join(__dirname, '..', '..', 'functions', 'routes.json');
 
@@ -115,9 +117,10 @@ function accessByFunction(entries = loadRouteTable()) {
 
 /**
  * Optional variables, set only when their stage param is: `publicBaseUrl` → PUBLIC_BASE_URL for
- * all functions, GROUP_ENVIRONMENT for one access group each.
+ * all functions, GROUP_ENVIRONMENT for one access group each; plus WEBHOOK_SECRETS_KEY_ID, always
+ * set for the webhookConfig group.
  */
-async function optionalEnvironment({ resolveVariable }) {
+async function optionalEnvironment({ resolveVariable, resolveConfigurationProperty }) {
   const param = async (name) => {
     const value = await resolveVariable(`param:${name}, null`);
     return typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -130,6 +133,10 @@ async function optionalEnvironment({ resolveVariable }) {
       if (value) byGroup[group] = { ...byGroup[group], [envVar]: value };
     }
   }
+  const service = await resolveConfigurationProperty(['service']);
+  const stage = await resolveVariable('sls:stage');
+  const webhookSecrets = webhookSecretsKeyId(service, stage, await param('webhookSecretsKeyId'));
+  byGroup.webhookConfig = { ...byGroup.webhookConfig, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
   return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byGroup };
 }
 

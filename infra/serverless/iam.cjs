@@ -16,6 +16,7 @@
  * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Put/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
+ * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
  * 'supported'`: orders, payments, paymentsDecrypt, configWrite), the `Idempotency` statement:
@@ -30,9 +31,16 @@
  * KMS resources granted here, so the two can never drift apart during a key rotation:
  *   --param "payloadKeyIds=arn:aws:kms:…:key/NEW,alias/<service>-<stage>-payload-current"
  * Entries must be full key ARNs, or this stack's alias (which stands for `PayloadKey`).
+ *
+ * Webhook signing secrets (SPEC 4.15) are sealed with the stack's symmetric `WebhookSecretsKey`,
+ * reached through alias `alias/<service>-<stage>-webhook-secrets` (WEBHOOK_SECRETS_KEY_ID, given
+ * to the webhookConfig functions only). Grants on it always carry the encryption-context
+ * condition `purpose = webhook-signing-secret` (webhookSecretsKeyStatement): the delivery
+ * worker's group gets `kms:Decrypt` the same way; no group may use the key for anything else.
+ * (4.15 GET reads no secret: it is a configRead function, with no access to this key.)
  */
 
-const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt', 'lifecycle']);
+const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt', 'lifecycle', 'webhookConfig']);
 
 /**
  * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
@@ -43,6 +51,9 @@ const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'payments', 'paymentsDecrypt
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
+const WEBHOOK_SECRETS_KEY_LOGICAL_ID = 'WebhookSecretsKey';
+/** The encryption context every webhook-secret Encrypt/Decrypt carries (lib/webhooks/secrets.ts). */
+const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
 const LOCAL_STAGE = 'local';
 const KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
 
@@ -80,6 +91,30 @@ function payloadKeyResources(service, stage, payloadKeyIds) {
     const k = JSON.stringify(r);
     return seen.has(k) ? false : (seen.add(k), true);
   });
+}
+
+/** The alias that always names this stack's webhook-secrets key (WEBHOOK_SECRETS_KEY_ID). */
+function webhookSecretsKeyAlias(service, stage) {
+  return `alias/${service}-${stage}-webhook-secrets`;
+}
+
+/**
+ * WEBHOOK_SECRETS_KEY_ID: this stack's alias. Only the `local` stage (never deployed, no IAM)
+ * may name another key, the one the local stack created.
+ */
+function webhookSecretsKeyId(service, stage, override) {
+  return stage === LOCAL_STAGE && override ? override : webhookSecretsKeyAlias(service, stage);
+}
+
+/** `actions` on the webhook-secrets key, only for the webhook-signing-secret purpose. */
+function webhookSecretsKeyStatement(sid, actions) {
+  return {
+    Sid: sid,
+    Effect: 'Allow',
+    Action: actions.map((a) => `kms:${a}`),
+    Resource: [{ 'Fn::GetAtt': [WEBHOOK_SECRETS_KEY_LOGICAL_ID, 'Arn'] }],
+    Condition: { StringEquals: { 'kms:EncryptionContext:purpose': WEBHOOK_SECRET_PURPOSE } },
+  };
 }
 
 const sub = (template) => ({ 'Fn::Sub': template });
@@ -164,6 +199,10 @@ function dataStatements(group, keyResources) {
       // Captures, reversals and refunds change the payment item and the (sandbox) acquirer's
       // ledger with conditional UpdateItems; no KMS at all.
       return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'UpdateItem'])];
+    case 'webhookConfig':
+      // 4.15 PUT and rotate-secret: read-check-write of the merchant's webhook item with a
+      // version condition (PutItem), and sealing new secrets. They never open one: no Decrypt.
+      return [sessionsRead, dynamo('WebhookConfig', 'ConfigTable', ['GetItem', 'PutItem']), webhookSecretsKeyStatement('WebhookSecretSeal', ['Encrypt'])];
     default:
       throw new Error(`Unknown access group "${group}"`);
   }
@@ -242,6 +281,10 @@ module.exports = {
   roleLogicalId,
   payloadKeyAlias,
   payloadKeyResources,
+  webhookSecretsKeyAlias,
+  webhookSecretsKeyId,
+  webhookSecretsKeyStatement,
+  WEBHOOK_SECRET_PURPOSE,
   roleResources,
   serverlessResources,
   serverlessPayloadKeyIds,

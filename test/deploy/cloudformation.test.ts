@@ -2,8 +2,8 @@
 /**
  * Packages the service with `osls package` (offline: no AWS credentials, no network) and checks
  * the CloudFormation template it would deploy: functions and routes from functions/routes.json,
- * one least-privilege role per access group, tables, the payload KMS key and the Lambda
- * environment.
+ * one least-privilege role per access group, tables, the payload and webhook-secrets KMS keys
+ * and the Lambda environment.
  *
  * Self-contained: it needs no global setup. It packages a temporary copy of the repository
  * (package-template.ts: node_modules symlinked) so that serverless-esbuild's work folder never
@@ -183,7 +183,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
 
   it('keeps config roles away from orders and replay data, and the public role to logs only', () => {
     const touches = (s: Statement, table: string) => JSON.stringify(s.Resource).includes(`"${table}"`);
-    for (const group of ['configRead', 'configWrite']) {
+    for (const group of ['configRead', 'configWrite', 'webhookConfig']) {
       const role = roleOf(functionsWithAccess(group)[0]!);
       for (const s of statementsOf(role)) {
         expect(touches(s, 'OrdersTable') || touches(s, 'ReplayTable'), `${group}: ${JSON.stringify(s)}`).toBe(false);
@@ -302,8 +302,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
 
   it('creates an RSA ENCRYPT_DECRYPT payload key, retained, administered by the account, with an alias', () => {
     const keys = ofType('AWS::KMS::Key');
-    expect(keys).toHaveLength(1);
-    const [keyId, key] = keys[0]!;
+    expect(keys.map(([id]) => id).sort()).toEqual(['PayloadKey', 'WebhookSecretsKey']);
+    const [keyId, key] = keys.find(([id]) => id === 'PayloadKey')!;
     expect(['RSA_2048', 'RSA_3072', 'RSA_4096']).toContain(key.Properties.KeySpec);
     expect(key.Properties.KeyUsage).toBe('ENCRYPT_DECRYPT');
     expect(key.Properties.EnableKeyRotation ?? false).toBe(false);
@@ -312,6 +312,35 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     const aliases = ofType('AWS::KMS::Alias').filter(([, a]) => a.Properties.TargetKeyId?.Ref === keyId);
     expect(aliases).toHaveLength(1);
     expect(aliases[0]![1].Properties.AliasName).toBe(`alias/${SERVICE}-${STAGE}-payload-current`);
+  });
+
+  it('creates a symmetric webhook-secrets key, rotating, retained, administered by the account, with an alias', () => {
+    const key = resources.WebhookSecretsKey!;
+    expect(key.Type).toBe('AWS::KMS::Key');
+    expect(key.Properties).toMatchObject({ KeySpec: 'SYMMETRIC_DEFAULT', KeyUsage: 'ENCRYPT_DECRYPT', EnableKeyRotation: true });
+    expect((key as Json).DeletionPolicy).toBe('Retain');
+    expect((key as Json).UpdateReplacePolicy).toBe('Retain');
+    expect(JSON.stringify(key.Properties.KeyPolicy)).toContain(':root');
+    const aliases = ofType('AWS::KMS::Alias').filter(([, a]) => a.Properties.TargetKeyId?.Ref === 'WebhookSecretsKey');
+    expect(aliases.map(([, a]) => a.Properties.AliasName)).toEqual([`alias/${SERVICE}-${STAGE}-webhook-secrets`]);
+  });
+
+  it('lets only the webhookConfig role (4.15 PUT, rotate-secret) use the webhook-secrets key: Encrypt, for that purpose only', () => {
+    expect(functionsWithAccess('webhookConfig').sort()).toEqual(['putWebhookConfig', 'rotateWebhookSecret']);
+    const role = roleOf('putWebhookConfig');
+    expect(roleOf('rotateWebhookSecret')).toBe(role);
+    const data = statementsOf(role).filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')));
+    expect(data.map((s) => ({ resource: JSON.stringify(s.Resource), actions: actionsOf(s).sort() }))).toEqual([
+      { resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem'] },
+      { resource: JSON.stringify([{ 'Fn::GetAtt': ['ConfigTable', 'Arn'] }]), actions: ['dynamodb:getitem', 'dynamodb:putitem'] },
+      { resource: JSON.stringify([{ 'Fn::GetAtt': ['WebhookSecretsKey', 'Arn'] }]), actions: ['kms:encrypt'] },
+    ]);
+    expect(data[2]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } });
+    // No other role names the key, and 4.15 GET (configRead) has no KMS access beyond public keys.
+    for (const [roleId] of ofType('AWS::IAM::Role')) {
+      if (roleId !== role) expect(JSON.stringify(statementsOf(roleId)), roleId).not.toContain('WebhookSecretsKey');
+    }
+    expect(roleOf('getWebhookConfig')).toBe(roleOf('getMerchantConfig'));
   });
 
   it('configures every function’s environment', () => {
@@ -335,6 +364,9 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       // Absent unless set: no signing key = sandbox SRC disabled (404); no SDK URLs = sandbox SDK only.
       expect(env).not.toHaveProperty('SANDBOX_NETWORK_SIGNING_JWKS_URL');
       expect(env).not.toHaveProperty('CLICK_TO_PAY_SDK_URLS');
+      // Only the functions that seal webhook secrets know the key, through this stack's alias.
+      if (fn.access === 'webhookConfig') expect(env.WEBHOOK_SECRETS_KEY_ID, fn.name).toBe(`alias/${SERVICE}-${STAGE}-webhook-secrets`);
+      else expect(env, fn.name).not.toHaveProperty('WEBHOOK_SECRETS_KEY_ID');
       expect(Object.values(env).every((v) => typeof v === 'string' && v !== 'null')).toBe(true);
     }
   });
@@ -369,7 +401,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
 
   it('outputs the API URL, table names and key ARN', () => {
     const outputs = Object.keys(template.Outputs ?? {});
-    expect(outputs).toEqual(expect.arrayContaining(['HttpApiUrl', 'PayloadKeyArn', 'ConfigTableName', 'OrdersTableName', 'SessionsTableName', 'ReplayTableName', 'IdempotencyTableName']));
+    expect(outputs).toEqual(expect.arrayContaining(['HttpApiUrl', 'PayloadKeyArn', 'WebhookSecretsKeyArn', 'ConfigTableName', 'OrdersTableName', 'SessionsTableName', 'ReplayTableName', 'IdempotencyTableName']));
   });
 
   it('writes one bundled ESM zip per function', () => {

@@ -86,6 +86,9 @@ describe('4.15 access: platform, or MANAGE_WEBHOOKS with the merchant in scope',
         expect((await call(world.merchantRef, await tenantToken({ tenantRef: world.tenantRef, permissions: ['MANAGE_WEBHOOKS'] }))).status).toBe(200);
         const narrowed = await tenantToken({ tenantRef: world.tenantRef, merchantRef: world.merchantRef, permissions: ['MANAGE_WEBHOOKS'] });
         expect((await call(world.merchantRef, narrowed)).status).toBe(200);
+        // Webhooks are per merchant: outlet narrowing does not restrict them (README, 4.15 Scope).
+        const outlets = await tenantToken({ tenantRef: world.tenantRef, outletIds: ['some-other-outlet'], permissions: ['MANAGE_WEBHOOKS'] });
+        expect((await call(world.merchantRef, outlets)).status).toBe(200);
       });
 
       it('a tenant token without MANAGE_WEBHOOKS → 403 PERMISSION_DENIED', async () => {

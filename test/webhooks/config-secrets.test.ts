@@ -1,10 +1,11 @@
 import { CreateKeyCommand, DescribeKeyCommand, KMSClient, ListAliasesCommand } from '@aws-sdk/client-kms';
+import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import { ensureKey, LOCAL_CREDENTIALS, LOCAL_REGION, WEBHOOK_SECRETS_KEY_ALIAS } from '../../infra/local/stack.js';
 import { kmsClient } from '../../lib/aws/clients.js';
 import { DependencyUnavailableError, InternalError } from '../../lib/errors.js';
 import { CachingSecretSealer, MAX_OPENED_SECRET_TTL_MS } from '../../lib/webhooks/opened-secret-cache.js';
-import { generateSigningSecret, KmsSecretSealer, type SecretSealer } from '../../lib/webhooks/secrets.js';
+import { generateSigningSecret, KmsSecretSealer, WEBHOOK_SECRET_PURPOSE, type SecretSealer } from '../../lib/webhooks/secrets.js';
 import { isStandardWebhooksSecret, standardWebhooksSignature } from './support.js';
 
 const keyId = () => process.env.WEBHOOK_SECRETS_KEY_ID!;
@@ -44,6 +45,25 @@ describe('WEBHOOK_SECRETS_KEY_ID', () => {
       process.env.WEBHOOK_SECRETS_KEY_ID = saved;
       vi.resetModules();
     }
+  });
+
+  it('deployed stages always name the stack’s own key (the one IAM grants); only the local stage may name another', () => {
+    const iam = createRequire(import.meta.url)('../../infra/serverless/iam.cjs') as {
+      webhookSecretsKeyId: (service: string, stage: string, override?: string) => string;
+      webhookSecretsKeyStatement: (sid: string, actions: string[]) => Record<string, unknown>;
+    };
+    expect(iam.webhookSecretsKeyId('click-to-pay', 'prod', 'arn:aws:kms:eu-west-1:111122223333:key/other')).toBe('alias/click-to-pay-prod-webhook-secrets');
+    expect(iam.webhookSecretsKeyId('click-to-pay', 'local', undefined)).toBe(WEBHOOK_SECRETS_KEY_ALIAS);
+    expect(iam.webhookSecretsKeyId('click-to-pay', 'local', 'alias/mine')).toBe('alias/mine');
+    // The delivery worker's grant is built the same way: the condition names the purpose the code sends.
+    expect(WEBHOOK_SECRET_PURPOSE).toBe('webhook-signing-secret');
+    expect(iam.webhookSecretsKeyStatement('Open', ['Decrypt'])).toEqual({
+      Sid: 'Open',
+      Effect: 'Allow',
+      Action: ['kms:Decrypt'],
+      Resource: [{ 'Fn::GetAtt': ['WebhookSecretsKey', 'Arn'] }],
+      Condition: { StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } },
+    });
   });
 
   it('the local stack creates its key once: a second start reuses the alias', async () => {

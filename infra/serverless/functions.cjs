@@ -32,6 +32,37 @@ const PAYMENT_GROUPS = new Set(['payments', 'paymentsDecrypt', 'lifecycle']);
 /** The authorizer timeout is 10 s (AUTHORIZER_TIMEOUT_MS); leave room for KMS/DynamoDB. */
 const PAYMENT_TIMEOUT_SECONDS = 15;
 const DEFAULT_TIMEOUT_SECONDS = 6;
+/** Background workers (webhook delivery): several 10 s sends per invocation. */
+const WORKER_TIMEOUT_SECONDS = 60;
+
+/**
+ * The events of a function without routes: an EventBridge schedule and/or a DynamoDB stream.
+ * The stream is filtered to items that carry a `dueAt` (an outbox to drain, an event to send),
+ * so ordinary payment writes never invoke the worker. Its failures are not retried by Lambda
+ * (the scheduled sweep of the `due` index is the guarantee), so a bad record never blocks a shard.
+ */
+function triggerEvents(entry) {
+  const { schedule, stream } = entry.triggers ?? {};
+  const events = [];
+  if (schedule) {
+    if (!/^rate\(\d+ (minute|minutes|hour|hours)\)$/.test(schedule)) throw new Error(`routes.json: "${entry.name}" schedule "${schedule}" must be rate(N minutes)`);
+    events.push({ schedule: { rate: [schedule] } });
+  }
+  if (stream) {
+    events.push({
+      stream: {
+        type: 'dynamodb',
+        arn: { 'Fn::GetAtt': [stream, 'StreamArn'] },
+        startingPosition: 'LATEST',
+        batchSize: 100,
+        batchWindow: 1,
+        maximumRetryAttempts: 0,
+        filterPatterns: [{ dynamodb: { NewImage: { dueAt: { N: [{ exists: true }] } } } }],
+      },
+    });
+  }
+  return events;
+}
 
 const FALLBACK = Object.freeze({ name: 'fallback', dir: 'fallback', access: 'public' });
 const SERVICE_DIR = path.join(__dirname, '..', '..');
@@ -61,11 +92,12 @@ function functionConfig(entry, events, environment, serviceDir) {
   const payment = PAYMENT_GROUPS.has(entry.access);
   const env = { ...environment.all, ...environment.byGroup?.[entry.access] };
   const patterns = packagePatterns(entry, serviceDir);
+  const worker = entry.triggers !== undefined;
   return {
     handler: `functions/${entry.dir}/handler.handler`,
     role: roleLogicalId(entry.access),
     memorySize: payment ? 1024 : 512,
-    timeout: payment ? PAYMENT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS,
+    timeout: worker ? WORKER_TIMEOUT_SECONDS : payment ? PAYMENT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS,
     ...(Object.keys(env).length > 0 ? { environment: env } : {}),
     ...(patterns.length > 0 ? { package: { patterns } } : {}),
     events,
@@ -104,6 +136,8 @@ function buildFunctions(entries = loadRouteTable(), environment = {}, serviceDir
       seenRoutes.add(route);
       return { httpApi: parseRoute(route) };
     });
+    events.push(...triggerEvents(entry));
+    if (events.length === 0) throw new Error(`routes.json: function "${entry.name}" has neither routes nor triggers`);
     functions[entry.name] = functionConfig(entry, events, environment, serviceDir);
   }
   functions[FALLBACK.name] = functionConfig(FALLBACK, [{ httpApi: '*' }], environment, serviceDir);
@@ -137,6 +171,8 @@ async function optionalEnvironment({ resolveVariable, resolveConfigurationProper
   const stage = await resolveVariable('sls:stage');
   const webhookSecrets = webhookSecretsKeyId(service, stage, await param('webhookSecretsKeyId'));
   byGroup.webhookConfig = { ...byGroup.webhookConfig, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
+  // The delivery worker opens the secrets it signs with.
+  byGroup.webhookDelivery = { ...byGroup.webhookDelivery, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
   return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byGroup };
 }
 

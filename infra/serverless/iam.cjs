@@ -16,6 +16,8 @@
  * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Put/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
+ * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
+ * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
@@ -40,14 +42,14 @@
  * (4.15 GET reads no secret: it is a configRead function, with no access to this key.)
  */
 
-const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt', 'lifecycle', 'webhookConfig']);
+const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt', 'lifecycle', 'webhookConfig', 'webhookEvents', 'webhookDelivery']);
 
 /**
  * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
  * group whose functions opt in is added here (test/deploy/cloudformation.test.ts checks that
  * every opted-in handler's role has the statement, and that no other role does).
  */
-const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'payments', 'paymentsDecrypt', 'configWrite']);
+const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'payments', 'paymentsDecrypt', 'configWrite', 'lifecycle', 'webhookEvents']);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -203,6 +205,30 @@ function dataStatements(group, keyResources) {
       // 4.15 PUT and rotate-secret: read-check-write of the merchant's webhook item with a
       // version condition (PutItem), and sealing new secrets. They never open one: no Decrypt.
       return [sessionsRead, dynamo('WebhookConfig', 'ConfigTable', ['GetItem', 'PutItem']), webhookSecretsKeyStatement('WebhookSecretSeal', ['Encrypt'])];
+    case 'webhookEvents':
+      // 4.15 events list and redeliver: only the merchants' event partitions (EVENTS#…) of the
+      // orders table, never an order or payment item.
+      return [
+        sessionsRead,
+        dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
+        { ...dynamo('MerchantEvents', 'OrdersTable', ['Query', 'UpdateItem']), Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EVENTS#*'] } } },
+      ];
+    case 'webhookDelivery':
+      // The delivery worker: the orders table's stream, its sparse `due` index, draining payment
+      // outboxes (GetItem, UpdateItem) into event items (PutItem, UpdateItem); the merchant's
+      // webhook configuration; opening (never sealing) signing secrets.
+      return [
+        {
+          Sid: 'OrdersStream',
+          Effect: 'Allow',
+          Action: ['dynamodb:DescribeStream', 'dynamodb:GetRecords', 'dynamodb:GetShardIterator', 'dynamodb:ListStreams'],
+          Resource: [{ 'Fn::GetAtt': ['OrdersTable', 'StreamArn'] }],
+        },
+        { Sid: 'DueIndex', Effect: 'Allow', Action: ['dynamodb:Query'], Resource: [sub('${OrdersTable.Arn}/index/due')] },
+        dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem']),
+        dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
+        webhookSecretsKeyStatement('WebhookSecretOpen', ['Decrypt']),
+      ];
     default:
       throw new Error(`Unknown access group "${group}"`);
   }

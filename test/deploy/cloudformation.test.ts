@@ -56,7 +56,8 @@ if (missingHandlers.length > 0) {
 }
 
 /** Access groups whose functions take no bearer token (so need no Sessions lookup). */
-const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage']);
+// Called without a bearer token: the public pages, the sandbox and the webhook worker (stream, schedule).
+const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'webhookDelivery']);
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -131,9 +132,10 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
     for (const fn of allFunctions) {
       const props = functionEntry(fn.name)[1].Properties;
-      const payment = fn.access === 'payments' || fn.access === 'paymentsDecrypt';
+      const payment = fn.access === 'payments' || fn.access === 'paymentsDecrypt' || fn.access === 'lifecycle';
+      const worker = fn.access === 'webhookDelivery';
       expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
-      expect(props.Timeout, fn.name).toBe(payment ? 15 : 6);
+      expect(props.Timeout, fn.name).toBe(worker ? 60 : payment ? 15 : 6);
       // A lease outlives its holder's Lambda: no holder can still be talking to the acquirer
       // when its lease is taken over (SPEC §3, README "Exactly once").
       const env: Record<string, string> = props.Environment.Variables;
@@ -163,7 +165,12 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       s.Effect === 'Allow' && actionsOf(s).some((a) => a === 'kms:decrypt' || a === 'kms:*' || a === '*' || a === 'kms:decrypt*');
     for (const [roleId] of ofType('AWS::IAM::Role')) {
       const decrypts = statementsOf(roleId).filter(grantsDecrypt);
-      if (roleId === decryptRole) {
+      if (roleId === roleOf('webhookDelivery')) {
+        // The delivery worker opens webhook signing secrets: that key only, that purpose only.
+        expect(decrypts.map((s) => [s.Resource, s.Condition])).toEqual([
+          [[{ 'Fn::GetAtt': ['WebhookSecretsKey', 'Arn'] }], { StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } }],
+        ]);
+      } else if (roleId === decryptRole) {
         expect(decrypts.length).toBeGreaterThan(0);
         for (const s of decrypts) {
           expect(actionsOf(s)).toEqual(['kms:decrypt']);
@@ -237,7 +244,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   it('gives the Idempotency-Key table to exactly the roles of functions that opt in, and nothing else on it', () => {
     const optsIn = (fn: RouteTableEntry) => /idempotency:\s*'supported'/.test(readFileSync(join(ROOT, `functions/${fn.dir}/handler.ts`), 'utf8'));
     const groupsOptingIn = new Set(allFunctions.filter(optsIn).map((fn) => fn.access));
-    expect([...groupsOptingIn].sort()).toEqual(['configWrite', 'orders', 'payments', 'paymentsDecrypt']);
+    expect([...groupsOptingIn].sort()).toEqual(['configWrite', 'lifecycle', 'orders', 'payments', 'paymentsDecrypt', 'webhookEvents']);
     for (const fn of allFunctions) {
       const onTable = statementsOf(roleOf(fn.name)).filter((s) => JSON.stringify(s.Resource).includes('"IdempotencyTable"'));
       if (!groupsOptingIn.has(fn.access)) {
@@ -336,11 +343,52 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       { resource: JSON.stringify([{ 'Fn::GetAtt': ['WebhookSecretsKey', 'Arn'] }]), actions: ['kms:encrypt'] },
     ]);
     expect(data[2]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } });
-    // No other role names the key, and 4.15 GET (configRead) has no KMS access beyond public keys.
+    // No other role names the key but the delivery worker's (Decrypt, above), and 4.15 GET
+    // (configRead) has no KMS access beyond public keys.
     for (const [roleId] of ofType('AWS::IAM::Role')) {
-      if (roleId !== role) expect(JSON.stringify(statementsOf(roleId)), roleId).not.toContain('WebhookSecretsKey');
+      if (roleId !== role && roleId !== roleOf('webhookDelivery')) expect(JSON.stringify(statementsOf(roleId)), roleId).not.toContain('WebhookSecretsKey');
     }
     expect(roleOf('getWebhookConfig')).toBe(roleOf('getMerchantConfig'));
+  });
+
+  it('feeds the webhook worker from the orders stream (due items only, no Lambda retries) and a 1-minute schedule', () => {
+    expect(resources.OrdersTable!.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
+    expect(resources.OrdersTable!.Properties.GlobalSecondaryIndexes).toEqual([
+      { IndexName: 'due', KeySchema: [{ AttributeName: 'dueShard', KeyType: 'HASH' }, { AttributeName: 'dueAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+    ]);
+    const fnId = functionEntry('webhookDelivery')[0];
+    const [, mapping] = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(fnId))!;
+    expect(mapping.Properties.EventSourceArn).toEqual({ 'Fn::GetAtt': ['OrdersTable', 'StreamArn'] });
+    expect(mapping.Properties.MaximumRetryAttempts).toBe(0);
+    expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ dynamodb: { NewImage: { dueAt: { N: [{ exists: true }] } } } });
+    const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets).includes(fnId));
+    expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(['rate(1 minute)']);
+    // Its role: the stream, the due index, the orders items, the webhook configuration — no API route.
+    const data = statementsOf(roleOf('webhookDelivery')).filter((st) => !actionsOf(st).every((a) => a.startsWith('logs:')));
+    expect(data.map((st) => [st.Sid, actionsOf(st).sort()])).toEqual([
+      ['OrdersStream', ['dynamodb:describestream', 'dynamodb:getrecords', 'dynamodb:getsharditerator', 'dynamodb:liststreams']],
+      ['DueIndex', ['dynamodb:query']],
+      ['Orders', ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem']],
+      ['ConfigRead', ['dynamodb:getitem']],
+      ['WebhookSecretOpen', ['kms:decrypt']],
+    ]);
+    expect(ofType('AWS::ApiGatewayV2::Route').some(([, r]) => JSON.stringify(r).includes('WebhookDelivery'))).toBe(false);
+  });
+
+  it('lets the events endpoints touch only the merchants’ event partitions of the orders table', () => {
+    const role = roleOf('listEvents');
+    expect(roleOf('redeliverEvent')).toBe(role);
+    const onOrders = statementsOf(role).filter((st) => JSON.stringify(st.Resource).includes('"OrdersTable"'));
+    expect(onOrders.map((st) => [actionsOf(st).sort(), st.Condition])).toEqual([
+      [['dynamodb:query', 'dynamodb:updateitem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EVENTS#*'] } }],
+    ]);
+  });
+
+  it('gives captures, reversals and refunds no KMS at all', () => {
+    for (const name of ['createCapture', 'createReversal', 'createRefund']) {
+      expect(roleOf(name)).toBe(roleOf('createCapture'));
+      expect(JSON.stringify(statementsOf(roleOf(name)))).not.toContain('kms:');
+    }
   });
 
   it('configures every function’s environment', () => {
@@ -365,7 +413,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(env).not.toHaveProperty('SANDBOX_NETWORK_SIGNING_JWKS_URL');
       expect(env).not.toHaveProperty('CLICK_TO_PAY_SDK_URLS');
       // Only the functions that seal webhook secrets know the key, through this stack's alias.
-      if (fn.access === 'webhookConfig') expect(env.WEBHOOK_SECRETS_KEY_ID, fn.name).toBe(`alias/${SERVICE}-${STAGE}-webhook-secrets`);
+      if (fn.access === 'webhookConfig' || fn.access === 'webhookDelivery') expect(env.WEBHOOK_SECRETS_KEY_ID, fn.name).toBe(`alias/${SERVICE}-${STAGE}-webhook-secrets`);
       else expect(env, fn.name).not.toHaveProperty('WEBHOOK_SECRETS_KEY_ID');
       expect(Object.values(env).every((v) => typeof v === 'string' && v !== 'null')).toBe(true);
     }

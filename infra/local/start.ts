@@ -17,12 +17,14 @@ import { buildWeb } from './build-web.js';
 import { signDevToken } from './dev-identity.js';
 import { PERMISSIONS } from '../../lib/auth/principal.js';
 import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
+import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
 const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 let stack: LocalStack | undefined;
 let offline: ChildProcess | undefined;
+let schedule: LocalSchedule | undefined;
 let dynamoEngine: DynamoEngine = 'dynalite';
 let demoFile: Omit<DemoFile, 'local'> | undefined;
 
@@ -92,6 +94,13 @@ async function main(): Promise<void> {
     if (!shuttingDown) fail(`serverless-offline exited (code ${code}):\n${offlineTail.join('\n')}`);
   });
   await waitForApi();
+  // EventBridge's schedule, locally: the webhook worker, every second (README "Webhooks").
+  schedule = startLocalSchedule({
+    lambdaPort: Number(env.OFFLINE_LAMBDA_PORT),
+    functionName: 'click-to-pay-local-webhookDelivery',
+    everyMs: 1_000,
+    log: (line) => process.stderr.write(`npm start: ${line}\n`),
+  });
   await printBanner(demo);
 }
 
@@ -219,6 +228,7 @@ let shuttingDown = false;
 async function shutdown(code = 0): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
+  await schedule?.stop();
   if (offline && offline.exitCode === null && offline.signalCode === null) {
     const exited = new Promise((resolve) => offline!.once('exit', resolve));
     offline.kill('SIGTERM');

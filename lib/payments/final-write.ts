@@ -26,7 +26,8 @@ export async function writeFinal(deps: PaymentDeps, order: Order, payment: Payme
   // The events are made once: a retried write that already landed must not announce twice.
   const now = deps.now();
   const after: Payment = { ...payment, ...patch, updatedAt: new Date(now).toISOString() };
-  const events = authorizationEventTypes(patch.state).map((type) => paymentEvent(type, order, after, now));
+  // One millisecond apart, so that their ids (time-ordered) keep the order: authorised, then captured.
+  const events = authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, after, now + index));
   for (;;) {
     try {
       return await deps.payments.finish(payment, leaseId, patch, credential, events, now);

@@ -44,7 +44,9 @@ export async function processDue(deps: DispatchDeps, key: ItemKey, logger: Logge
   const moved = await drainOutbox(deps, key);
   if (moved.length === 0) return ['skipped'];
   logger.info('outbox drained', { pk: key.pk, events: moved.map((event) => event.id) });
-  const outcomes = await Promise.all(moved.map((event) => deliver(deps, eventKey(event.merchantRef, event.id), logger)));
+  // In the order they happened (a receiver still must not rely on it: retries reorder).
+  const outcomes: DueOutcome[] = [];
+  for (const event of moved) outcomes.push(await deliver(deps, eventKey(event.merchantRef, event.id), logger));
   return ['drained', ...outcomes];
 }
 

@@ -5,6 +5,7 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, run, startService, type RunningService } from '../support/local-service.js';
+import { webhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * The user's path, over real HTTP: `npm start` on a fresh data directory, then orders,
@@ -105,6 +106,30 @@ describe('npm start', () => {
     const unauthenticated = await fetch(`${base}/config/configs/vctp/encryption-keys`);
     expect(unauthenticated.status).toBe(401);
     expect(unauthenticated.headers.get('www-authenticate')).toBe('Bearer');
+  });
+});
+
+describe('webhooks from npm start (SPEC §4.15)', () => {
+  it('a webhook pointed at a local receiver gets signed events within seconds: authorised, then captured', async () => {
+    const receiver = await webhookReceiver([]);
+    try {
+      const { merchantRef, tokens } = service.demo;
+      const put = await api('PUT', `/config/merchants/${merchantRef}/configs/webhooks`, tokens.platform, { url: receiver.url });
+      expect(put.status, JSON.stringify(put.body)).toBe(200);
+      receiver.useSecrets([put.body.signingSecret]);
+      const { orderRef, paymentRef, session } = await orderWithSession(2000);
+      expect((await api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, await sandboxCheckout(orderRef))).body.state).toBe('AUTHORISED');
+      const captured = await api('POST', payPath(orderRef, paymentRef, 'captures'), tokens.tenant);
+      expect(captured.body.state, JSON.stringify(captured.body)).toBe('CAPTURED');
+      const mine = () => receiver.events().filter((e) => e.data.paymentRef === paymentRef).map((e) => e.type);
+      await vi.waitFor(() => expect(mine()).toEqual(['payment.authorised', 'payment.captured']), { timeout: 15_000, interval: 200 });
+      expect(receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);
+      const events = await api('GET', `/config/merchants/${merchantRef}/events`, tokens.platform);
+      const listed = events.body.events.filter((e: { data: { paymentRef: string } }) => e.data.paymentRef === paymentRef);
+      expect(listed.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
+    } finally {
+      await receiver.close();
+    }
   });
 });
 

@@ -14,7 +14,8 @@ export interface Received {
  * Webhooks reference verifier, as a merchant's developer would. `answers` scripts the status
  * codes it replies with, in order (then 200); 'hang' never answers.
  */
-export async function webhookReceiver(secrets: string[], answers: (number | 'hang')[] = []) {
+export async function webhookReceiver(initialSecrets: string[], answers: (number | 'hang')[] = []) {
+  let secrets = [...initialSecrets];
   const received: Received[] = [];
   const script = [...answers];
   const server: Server = createServer((request, response) => {
@@ -41,6 +42,10 @@ export async function webhookReceiver(secrets: string[], answers: (number | 'han
   const port = (server.address() as AddressInfo).port;
   return {
     url: `http://127.0.0.1:${port}/webhooks`,
+    /** The secrets to verify with from now on (the first PUT shows the secret only after the URL exists). */
+    useSecrets: (next: string[]) => {
+      secrets = [...next];
+    },
     received,
     events: () => received.map((r) => JSON.parse(r.body) as { id: string; type: string; createdAt: string; data: Record<string, unknown> }),
     close: () => new Promise<void>((resolve) => {

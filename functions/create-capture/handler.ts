@@ -1,6 +1,7 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
-import { operationBody, runOperation } from '../../lib/http/lifecycle-request.js';
+import { runOperation } from '../../lib/http/lifecycle-request.js';
+import { operationBody } from '../../lib/http/operation-body.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 
 /** SPEC 4.11 — capture (partial, several partials, or all that is left). */

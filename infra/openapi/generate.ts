@@ -16,6 +16,8 @@ import { createOrderBody } from '../../functions/create-order/schema.js';
 import { directWalletBody } from '../../functions/pay-direct/schema.js';
 import { completeThreeDsBody } from '../../functions/complete-3ds/schema.js';
 import { webhookConfigBody } from '../../functions/put-webhook-config/schema.js';
+import { operationBody } from '../../lib/http/operation-body.js';
+import { eventsQuery } from '../../functions/list-events/query.js';
 
 type Schema = z.ZodType;
 interface Operation {
@@ -24,6 +26,8 @@ interface Operation {
   summary: string;
   access: string;
   body?: Schema;
+  /** The body may be left out (4.11, 4.13). */
+  bodyOptional?: true;
   query?: Schema;
   ok: { status: number; schema: Schema; headers?: Record<string, string> };
   errors: number[];
@@ -51,6 +55,11 @@ const operations: Operation[] = [
   { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
+  { method: 'post', path: `${PAY}/captures`, summary: '4.11 Capture (partial, several, or all that is left when the body is omitted)', access: 'CREATE_CAPTURE, outlet in scope', body: operationBody, bodyOptional: true, ok: { status: 201, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
+  { method: 'post', path: `${PAY}/reversals`, summary: '4.12 Reverse (void) an authorization with nothing captured', access: 'CREATE_REVERSAL, outlet in scope', ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 502], idempotent: true },
+  { method: 'post', path: `${PAY}/refunds`, summary: '4.13 Refund (partial, several, or all that is captured and not refunded when the body is omitted)', access: 'CREATE_REFUND, outlet in scope', body: operationBody, bodyOptional: true, ok: { status: 201, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
+  { method: 'get', path: '/config/merchants/{merchantRef}/events', summary: '4.15 The merchant’s events with their delivery attempts (oldest first, paged)', access: MANAGE_WEBHOOKS, query: eventsQuery, ok: { status: 200, schema: webhookResources.merchantEventsResource }, errors: [400, 401, 403, 404, 500, 503] },
+  { method: 'post', path: '/config/merchants/{merchantRef}/events/{eventId}/redeliver', summary: '4.15 Deliver an event again (from the start of the retry schedule)', access: MANAGE_WEBHOOKS, ok: { status: 202, schema: webhookResources.redeliveryResource }, errors: common, idempotent: true },
   { method: 'put', path: WEBHOOKS, summary: '4.15 Set the webhook URL (the first PUT creates the signing secret and shows it once)', access: MANAGE_WEBHOOKS, body: webhookConfigBody, ok: { status: 200, schema: webhookResources.webhookConfigPutResource }, errors: common },
   { method: 'get', path: WEBHOOKS, summary: '4.15 Read the webhook configuration (never a secret)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookConfigResource }, errors: [400, 401, 403, 404, 500, 503] },
   { method: 'post', path: `${WEBHOOKS}/rotate-secret`, summary: '4.15 Rotate the signing secret (the previous one signs for 24 h more)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookSecretRotationResource }, errors: common },
@@ -105,7 +114,7 @@ export function buildOpenApi(): Record<string, unknown> {
       description: `Requires: ${op.access}.${sessionTokenNote(op)}`,
       security: [{ bearer: [] }],
       parameters: [...pathParams, ...queryParams, ...(op.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
-      ...(op.body ? { requestBody: { required: true, content: { 'application/json': { schema: json(op.body) } } } } : {}),
+      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: json(op.body) } } } } : {}),
       responses: {
         [op.ok.status]: {
           description: 'Success',

@@ -3,12 +3,10 @@ import { toPaymentResource, type OperationKind } from '../domain/payment.js';
 import { lifecycleDeps } from '../composition/lifecycle.js';
 import { modifyPayment } from '../payments/lifecycle/modify-payment.js';
 import { operationRef } from '../payments/lifecycle/operation-ref.js';
-import { amountSchema } from './amount-schema.js';
+import type { operationBody } from './operation-body.js';
 import { headerValue } from './json-body.js';
 import type { ApiRequest, ApiResult } from './types.js';
 
-/** 4.11 / 4.13 body: an optional amount (omitted = all that is left). */
-export const operationBody = z.object({ amount: amountSchema.optional() }).strict();
 
 type Params = { outletId: string; orderRef: string; paymentRef: string };
 

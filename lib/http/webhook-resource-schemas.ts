@@ -25,3 +25,42 @@ export const webhookSecretRotationResource = z.strictObject({
   signingSecret,
   previousSecretExpiresAt: isoTime.describe('Until then the previous secret also signs every delivery'),
 });
+
+const eventType = z.enum([
+  'payment.authorised',
+  'payment.captured',
+  'payment.partially_captured',
+  'payment.reversed',
+  'payment.refunded',
+  'payment.partially_refunded',
+  'payment.failed',
+  'payment.await_3ds',
+  'payment_link.paid',
+]);
+
+/** One event as the merchant sees it: the body its webhook receives, plus the deliveries. */
+export const merchantEventResource = z.strictObject({
+  id: z.string().regex(/^evt_[0-9a-f]{28}$/).describe('Also the webhook-id header of every delivery; ids sort by creation time'),
+  type: eventType,
+  createdAt: isoTime,
+  data: z.record(z.string(), z.unknown()).describe('The payment resource with orderRef, outletId and merchantRef'),
+  delivery: z.strictObject({
+    status: z.enum(['PENDING', 'DELIVERED', 'FAILED', 'NOT_CONFIGURED']),
+    attempts: z.array(
+      z.strictObject({
+        at: isoTime,
+        status: z.number().int().optional().describe('The receiver’s HTTP status'),
+        error: z.string().optional().describe('timeout, connection, dns, blocked-address, tls, invalid-url or not-configured'),
+        durationMs: z.number().int().nonnegative(),
+      }),
+    ),
+    nextAttemptAt: isoTime.optional(),
+  }),
+});
+
+export const merchantEventsResource = z.strictObject({
+  events: z.array(merchantEventResource),
+  next: z.string().optional().describe('Pass as `after` for the next page; absent on the last page'),
+});
+
+export const redeliveryResource = z.strictObject({ id: z.string(), status: z.literal('PENDING') });

@@ -56,6 +56,13 @@ export interface PaymentFailure {
 export type OperationKind = 'CAPTURE' | 'REFUND' | 'REVERSAL';
 export type OperationState = 'PENDING' | 'SUCCEEDED' | 'FAILED';
 
+/** The states each operation may start from (SPEC §3); the reservation's write tests the same. */
+export const OPERATION_STARTS_FROM: Readonly<Record<OperationKind, readonly PaymentState[]>> = {
+  CAPTURE: ['AUTHORISED', 'PARTIALLY_CAPTURED'],
+  REFUND: ['CAPTURED', 'PARTIALLY_CAPTURED', 'PARTIALLY_REFUNDED'],
+  REVERSAL: ['AUTHORISED'],
+};
+
 export interface PaymentOperation {
   kind: OperationKind;
   amount: number;

@@ -19,20 +19,8 @@ export function idempotencyKeyOf(event: ApiEvent): string | undefined {
   return value;
 }
 
-/**
- * Whose keys these are (SPEC 4.13: the caller's tenant, or the platform). A hosted-session
- * token gets its order's own scope: a shopper's browser never meets the merchant's keys.
- */
-export function idempotencyScope(principal: Principal): string {
-  switch (principal.kind) {
-    case 'platform':
-      return 'platform';
-    case 'tenant':
-      return `tenant:${principal.tenantRef}`;
-    case 'session':
-      return `session:${principal.orderRef}`;
-  }
-}
+export { idempotencyScope } from '../auth/caller-scope.js';
+
 
 /**
  * The request a key stands for. The caller's narrowing is part of it: scope checks run in the

@@ -1,16 +1,16 @@
 import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { OperationKind, Payment, PaymentFailure, PaymentOperation, PaymentState } from '../domain/payment.js';
+import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../domain/payment.js';
 import type { OutboxEvent } from '../events/payment-event.js';
 import { dynamo } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 import { appendToOutbox } from './outbox.js';
 
 /** Where each operation may start and which total its reservation draws on. */
-const RESERVATION: Record<OperationKind, { from: PaymentState[]; condition: string; update: string }> = {
-  CAPTURE: { from: ['AUTHORISED', 'PARTIALLY_CAPTURED'], condition: 'capturable >= :amount', update: 'capturable = capturable - :amount' },
-  REFUND: { from: ['CAPTURED', 'PARTIALLY_CAPTURED', 'PARTIALLY_REFUNDED'], condition: 'refundable >= :amount', update: 'refundable = refundable - :amount' },
+const RESERVATION: Record<OperationKind, { from: readonly PaymentState[]; condition: string; update: string }> = {
+  CAPTURE: { from: OPERATION_STARTS_FROM.CAPTURE, condition: 'capturable >= :amount', update: 'capturable = capturable - :amount' },
+  REFUND: { from: OPERATION_STARTS_FROM.REFUND, condition: 'refundable >= :amount', update: 'refundable = refundable - :amount' },
   // Only while nothing is captured or on its way: everything still capturable.
-  REVERSAL: { from: ['AUTHORISED'], condition: 'capturable = #amount.#value', update: 'capturable = :zero' },
+  REVERSAL: { from: OPERATION_STARTS_FROM.REVERSAL, condition: 'capturable = #amount.#value', update: 'capturable = :zero' },
 };
 
 export interface SettledTotals {

@@ -24,6 +24,10 @@ describe('npm run token', () => {
       body: { paymentMethods: { CLICK_TO_PAY: { enabled: true } } },
     });
     expect(response.status).toBe(200);
+    // The default platform token carries every permission, the lifecycle and webhook ones included.
+    expect(decodeJwt(stdout.trim()).permissions).toEqual(
+      expect.arrayContaining(['CREATE_ORDER', 'CREATE_AUTHORIZATION', 'CREATE_CAPTURE', 'CREATE_REVERSAL', 'CREATE_REFUND', 'MANAGE_WEBHOOKS']),
+    );
   }, 30_000);
 
   it('prints a narrowed tenant token with the asked permissions and ttl', async () => {

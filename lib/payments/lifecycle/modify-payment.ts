@@ -1,6 +1,6 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Amount } from '../../domain/order.js';
-import type { OperationKind, Payment, PaymentOperation } from '../../domain/payment.js';
+import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentOperation } from '../../domain/payment.js';
 import { AmountExceedsAvailableError, AmountMismatchError, AuthorizationUnavailableError, NotFoundError, PaymentStateConflictError } from '../../errors.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
 import { orderInScope } from '../../services/orders.js';
@@ -16,13 +16,6 @@ export interface ModificationInput {
   /** The operation's own reference, also the acquirer's idempotency key. */
   ref: string;
 }
-
-/** What each operation may start from, for the 409 that explains a refusal. */
-const STARTS_FROM: Record<OperationKind, readonly string[]> = {
-  CAPTURE: ['AUTHORISED', 'PARTIALLY_CAPTURED'],
-  REFUND: ['CAPTURED', 'PARTIALLY_CAPTURED', 'PARTIALLY_REFUNDED'],
-  REVERSAL: ['AUTHORISED'],
-};
 
 /**
  * SPEC 4.11–4.13: capture, reverse or refund an authorized payment, at most once at the
@@ -115,7 +108,7 @@ async function reserve(deps: LifecycleDeps, payment: Payment, input: Modificatio
 }
 
 function assertStartsFrom(payment: Payment, kind: OperationKind): void {
-  if (!STARTS_FROM[kind].includes(payment.state)) {
+  if (!OPERATION_STARTS_FROM[kind].includes(payment.state)) {
     throw new PaymentStateConflictError(`A payment in state ${payment.state === 'PROCESSING' ? 'STARTED' : payment.state} cannot be ${PAST[kind]}.`);
   }
 }

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Principal } from '../../auth/principal.js';
 import type { OperationKind } from '../../domain/payment.js';
-import { idempotencyScope } from '../../http/idempotency.js';
+import { idempotencyScope } from '../../auth/caller-scope.js';
 
 /**
  * The reference of a capture, refund or reversal — also the acquirer's idempotency key.

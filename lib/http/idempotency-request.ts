@@ -1,4 +1,3 @@
-import type { Principal } from '../auth/principal.js';
 import { InvalidRequestError } from '../errors.js';
 import type { IdempotentCall } from './idempotency.js';
 import { headerValue, parseJsonBody } from './json-body.js';

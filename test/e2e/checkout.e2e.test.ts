@@ -78,9 +78,17 @@ describe('hosted checkout — paying', () => {
       await page.reload();
       expect(await result(page)).toBe('success');
       expect(await text(page)).toContain('This order is already paid');
+      // The merchant captures half (4.11): the page, reloaded, still never offers a second checkout.
+      const paid = await getOrder(checkout);
+      const paymentRef = (paid.payments[0] as unknown as { paymentRef: string }).paymentRef;
+      const captured = await api('POST', `/transactions/outlets/${checkout.outletId}/orders/${checkout.orderRef}/payments/${paymentRef}/captures`, e2e().tokens.tenant, { amount: { currencyCode: 'AED', value: 7450 } });
+      expect(captured.status).toBe(201);
+      await page.reload();
+      expect(await result(page)).toBe('success');
+      expect(await text(page)).toContain('This order is already paid');
     });
     const order = await getOrder(checkout);
-    expect(order.state).toBe('AUTHORISED');
+    expect(order.state).toBe('PARTIALLY_CAPTURED');
     expect(order.payments[0]?.paymentMethod?.panLastFour).toBe('1111');
   });
 

@@ -31,7 +31,18 @@ export interface EncryptionKeys {
   keys: EncryptionKey[];
 }
 
-export type PaymentState = 'STARTED' | 'PROCESSING' | 'AUTHORISED' | 'CAPTURED' | 'AWAIT_3DS' | 'FAILED';
+export type PaymentState =
+  | 'STARTED'
+  | 'PROCESSING'
+  | 'AUTHORISED'
+  | 'CAPTURED'
+  | 'AWAIT_3DS'
+  | 'FAILED'
+  // After the merchant captured, reversed or refunded (4.11–4.13): the shopper's payment was made.
+  | 'PARTIALLY_CAPTURED'
+  | 'REVERSED'
+  | 'PARTIALLY_REFUNDED'
+  | 'REFUNDED';
 
 export interface Payment {
   paymentRef: string;

@@ -360,6 +360,11 @@ export function App({ boot }: { boot: BootstrapResult }) {
     switch (payment.state) {
       case 'AUTHORISED':
       case 'CAPTURED':
+      // The merchant has since captured, reversed or refunded: still never a second checkout.
+      case 'PARTIALLY_CAPTURED':
+      case 'REVERSED':
+      case 'PARTIALLY_REFUNDED':
+      case 'REFUNDED':
         return go({ kind: 'paid', payment, already: onLoad });
       case 'FAILED':
         return go({ kind: 'declined', payment });

@@ -1,7 +1,7 @@
 import type { Principal } from '../../auth/principal.js';
 import type { Amount } from '../../domain/order.js';
 import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentOperation } from '../../domain/payment.js';
-import { AmountExceedsAvailableError, AmountMismatchError, AuthorizationUnavailableError, NotFoundError, PaymentStateConflictError } from '../../errors.js';
+import { AmountExceedsAvailableError, AmountMismatchError, AuthorizationUnavailableError, IdempotencyKeyReusedError, NotFoundError, PaymentStateConflictError } from '../../errors.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
 import { orderInScope } from '../../services/orders.js';
 import { AcquirerNotReachedError, modifyWithTimeout } from '../authorizer.js';
@@ -44,10 +44,16 @@ export async function modifyPayment(
     }
   }
   const existing = payment.operations?.[input.ref];
-  if (existing) return existing.state === 'PENDING' ? resolvePending(deps, order, acquirer, payment, input.ref, facts) : payment;
+  if (existing) {
+    assertSameOperation(existing, payment, input);
+    return existing.state === 'PENDING' ? resolvePending(deps, order, acquirer, payment, input.ref, facts) : payment;
+  }
 
   const reservation = await reserve(deps, payment, input);
-  if (reservation.kind === 'raced') return resolvePending(deps, order, acquirer, reservation.payment, input.ref, facts);
+  if (reservation.kind === 'raced') {
+    assertSameOperation(reservation.payment.operations![input.ref]!, reservation.payment, input);
+    return resolvePending(deps, order, acquirer, reservation.payment, input.ref, facts);
+  }
   const reserved = reservation.payment;
   const operation = reserved.operations![input.ref]!;
   facts.logger.info('payment operation requested', { paymentRef: payment.paymentRef, operationRef: input.ref, kind: input.kind, amount: operation.amount });
@@ -105,6 +111,17 @@ async function reserve(deps: LifecycleDeps, payment: Payment, input: Modificatio
   const pendingReversal = Object.values(current.operations ?? {}).some((op) => op.kind === 'REVERSAL' && op.state === 'PENDING');
   if (pendingReversal) throw new PaymentStateConflictError('The authorization is being reversed.');
   throw new AmountExceedsAvailableError();
+}
+
+/**
+ * A reference that already names an operation came from the same Idempotency-Key (operation-ref.ts):
+ * a request naming another amount is another request (SPEC 4.13: 422), also when the idempotency
+ * layer has no record of the first one (an error is not stored; records last 24 h). An omitted
+ * amount names none, so it matches whatever the operation took.
+ */
+function assertSameOperation(existing: PaymentOperation, payment: Payment, input: ModificationInput): void {
+  if (!input.amount) return;
+  if (input.amount.value !== existing.amount || input.amount.currencyCode !== payment.amount.currencyCode) throw new IdempotencyKeyReusedError();
 }
 
 function assertStartsFrom(payment: Payment, kind: OperationKind): void {

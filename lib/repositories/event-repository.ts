@@ -90,16 +90,22 @@ export class EventRepository {
     }
   }
 
-  /** Empties an outbox of exactly the `count` events it was seen with (else ConditionFailed: look again). */
-  async clearOutbox(key: ItemKey, count: number): Promise<void> {
+  /**
+   * Empties an outbox of exactly the events it was seen with (else ConditionFailed: look again).
+   * The list only grows by appends and is only ever removed whole, so "same length, same first
+   * event" is "the same list": a length alone would also match a list that another worker
+   * drained meanwhile and a later write refilled with as many events none of us stored yet.
+   */
+  async clearOutbox(key: ItemKey, seen: readonly Pick<OutboxEvent, 'id'>[]): Promise<void> {
     await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key,
           UpdateExpression: 'REMOVE outbox, dueShard, dueAt',
-          ConditionExpression: 'size(outbox) = :count',
-          ExpressionAttributeValues: { ':count': count },
+          ConditionExpression: 'size(outbox) = :count AND outbox[0].#id = :firstId',
+          ExpressionAttributeNames: { '#id': 'id' },
+          ExpressionAttributeValues: { ':count': seen.length, ':firstId': seen[0]?.id ?? '' },
         }),
       ),
     );

@@ -52,8 +52,8 @@ export async function processDue(deps: DispatchDeps, key: ItemKey, logger: Logge
 
 /**
  * Moves a payment item's outbox into event items (each stored once), then empties the outbox
- * only if it still holds exactly what was moved — an event added meanwhile stays for the next
- * round. A crash between the two steps only repeats the (idempotent) first one.
+ * only if it still holds exactly what was moved (the same events, not just as many) — an event
+ * added meanwhile stays for the next round. A crash between the two steps only repeats the (idempotent) first one.
  */
 export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<OutboxEvent[]> {
   for (let round = 0; round < 5; round++) {
@@ -63,7 +63,7 @@ export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<Out
     const now = deps.now();
     for (const event of outbox) await deps.events.putEvent(event, 'PENDING', now);
     try {
-      await deps.events.clearOutbox(key, outbox.length);
+      await deps.events.clearOutbox(key, outbox);
       return outbox;
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;

@@ -113,7 +113,8 @@ export class EventRepository {
 
   /**
    * Takes a due delivery for one attempt: moves its due time to `until`, so a worker that dies
-   * mid-attempt leaves it due again then. Undefined when someone else took it or it is not due.
+   * mid-attempt leaves it due again then, and names the claim (`claimedUntil`) so that only
+   * this attempt may record its outcome. Undefined when someone else took it or it is not due.
    */
   async claim(key: ItemKey, now: number, until: number): Promise<StoredEvent | undefined> {
     try {
@@ -122,7 +123,7 @@ export class EventRepository {
           new UpdateCommand({
             TableName: this.table,
             Key: key,
-            UpdateExpression: 'SET dueAt = :until',
+            UpdateExpression: 'SET dueAt = :until, claimedUntil = :until',
             ConditionExpression: '#status = :pending AND dueAt <= :now',
             ExpressionAttributeNames: { '#status': 'status' },
             ExpressionAttributeValues: { ':pending': 'PENDING', ':now': now, ':until': until },
@@ -137,7 +138,11 @@ export class EventRepository {
     }
   }
 
-  /** Records an attempt made under the claim `claimedUntil`: then delivered, failed for good, or due again. */
+  /**
+   * Records an attempt made under the claim `claimedUntil`: then delivered, failed for good, or
+   * due again. ConditionFailed when the claim is no longer ours (it ran out and another worker
+   * took over, or a redelivery superseded it): then only `appendAttempt`.
+   */
   async recordAttempt(key: ItemKey, claimedUntil: number, attempt: DeliveryAttempt, next: { status: 'DELIVERED' | 'FAILED' | 'NOT_CONFIGURED' } | { dueAt: number }): Promise<void> {
     const done = 'status' in next;
     await dynamo(() =>
@@ -146,9 +151,9 @@ export class EventRepository {
           TableName: this.table,
           Key: key,
           UpdateExpression: done
-            ? 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE dueShard, dueAt'
-            : 'SET attempts = list_append(attempts, :attempt), dueAt = :dueAt, failures = failures + :one',
-          ConditionExpression: '#status = :pending AND dueAt = :claimed',
+            ? 'SET attempts = list_append(attempts, :attempt), #status = :status REMOVE dueShard, dueAt, claimedUntil'
+            : 'SET attempts = list_append(attempts, :attempt), dueAt = :dueAt, failures = failures + :one REMOVE claimedUntil',
+          ConditionExpression: '#status = :pending AND claimedUntil = :claimed',
           ExpressionAttributeNames: { '#status': 'status' },
           ExpressionAttributeValues: {
             ':attempt': [attempt],
@@ -161,29 +166,73 @@ export class EventRepository {
     );
   }
 
-  /** Keeps the attempt history short (called when it grew past the limit). */
-  async trimAttempts(key: ItemKey, attempts: DeliveryAttempt[]): Promise<void> {
-    if (attempts.length <= MAX_ATTEMPTS_KEPT) return;
-    await dynamo(() =>
-      this.client.send(new UpdateCommand({ TableName: this.table, Key: key, UpdateExpression: 'SET attempts = :kept', ExpressionAttributeValues: { ':kept': attempts.slice(-MAX_ATTEMPTS_KEPT) } })),
-    );
-  }
-
-  /** Sends an event again from the start of the schedule (any status); ConditionFailed when unknown. */
-  async redeliver(merchantRef: string, eventId: string, now: number): Promise<void> {
-    const key = eventKey(merchantRef, eventId);
+  /** The history of an attempt whose claim was lost: it happened, but decides nothing. */
+  async appendAttempt(key: ItemKey, attempt: DeliveryAttempt): Promise<void> {
     await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key,
-          UpdateExpression: 'SET #status = :pending, dueShard = :shard, dueAt = :now, failures = :zero',
+          UpdateExpression: 'SET attempts = list_append(attempts, :attempt)',
           ConditionExpression: 'attribute_exists(pk)',
-          ExpressionAttributeNames: { '#status': 'status' },
-          ExpressionAttributeValues: { ':pending': 'PENDING', ':shard': dueShard(key.pk), ':now': now, ':zero': 0 },
+          ExpressionAttributeValues: { ':attempt': [attempt] },
         }),
       ),
     );
+  }
+
+  /** Keeps the attempt history short (called when it grew past the limit); never drops an attempt appended meanwhile. */
+  async trimAttempts(key: ItemKey, attempts: DeliveryAttempt[]): Promise<void> {
+    if (attempts.length <= MAX_ATTEMPTS_KEPT) return;
+    await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key,
+          UpdateExpression: 'SET attempts = :kept',
+          ConditionExpression: 'size(attempts) = :seen',
+          ExpressionAttributeValues: { ':kept': attempts.slice(-MAX_ATTEMPTS_KEPT), ':seen': attempts.length },
+        }),
+      ),
+    );
+  }
+
+  /**
+   * Sends an event again from the start of the schedule (any status); ConditionFailed when
+   * unknown. An attempt in flight keeps the event until its claim ends — two workers never send
+   * it at once — and loses the claim, so its outcome no longer settles the event: due at the
+   * claim's end, the redelivery still follows.
+   */
+  async redeliver(merchantRef: string, eventId: string, now: number): Promise<void> {
+    const key = eventKey(merchantRef, eventId);
+    const names = { '#status': 'status' };
+    const unclaimed = new UpdateCommand({
+      TableName: this.table,
+      Key: key,
+      UpdateExpression: 'SET #status = :pending, dueShard = :shard, dueAt = :now, failures = :zero REMOVE claimedUntil',
+      ConditionExpression: 'attribute_exists(pk) AND (attribute_not_exists(claimedUntil) OR claimedUntil <= :now)',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':pending': 'PENDING', ':shard': dueShard(key.pk), ':now': now, ':zero': 0 },
+    });
+    const inFlight = new UpdateCommand({
+      TableName: this.table,
+      Key: key,
+      UpdateExpression: 'SET dueAt = claimedUntil, failures = :zero REMOVE claimedUntil',
+      ConditionExpression: '#status = :pending AND claimedUntil > :now',
+      ExpressionAttributeNames: names,
+      ExpressionAttributeValues: { ':pending': 'PENDING', ':now': now, ':zero': 0 },
+    });
+    // Each condition fails only while the other holds (a claim taken or ended in between): try again.
+    for (let round = 0; ; round++) {
+      for (const command of [unclaimed, inFlight]) {
+        try {
+          await dynamo(() => this.client.send(command));
+          return;
+        } catch (error) {
+          if (!(error instanceof ConditionFailed) || round === 2) throw error;
+        }
+      }
+    }
   }
 
   /** A merchant's events, oldest first, after the event id `after`. */

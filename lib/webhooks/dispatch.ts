@@ -97,9 +97,11 @@ export async function deliver(deps: DispatchDeps, key: ItemKey, logger: Logger):
   try {
     await deps.events.recordAttempt(key, claimedUntil, attempt, next);
   } catch (error) {
-    // The claim ran out (a very slow send) and another worker took over: its record stands.
+    // The claim ran out (a very slow send) and another worker took over, or a redelivery
+    // superseded it: their record stands; this attempt only joins the history.
     if (!(error instanceof ConditionFailed)) throw error;
     logger.warn('webhook attempt outlived its claim', { eventId: event.id });
+    await deps.events.appendAttempt(key, attempt);
   }
   await deps.events.trimAttempts(key, [...event.attempts, attempt]).catch(() => undefined);
   return result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';

@@ -127,6 +127,31 @@ describe('RT-W: the outbox and the delivery worker under concurrency', () => {
     expect(receiver.received).toHaveLength(1);
     expect((await storedEvents(w.merchantRef))[0]).toMatchObject({ status: 'DELIVERED', attempts: [{ status: 200 }] });
   });
+
+  it('RT-W2: a redelivery while an attempt is in flight never has the event sent twice at once, and the attempt is recorded', async () => {
+    const w = await authorizedWorld({ amount: 1000 });
+    const receiver = await slowReceiver(400);
+    const a = worker(w.merchantRef, receiver.url);
+    const b = worker(w.merchantRef, receiver.url);
+    await drainOutbox(a, paymentKey(w));
+    const [event] = await storedEvents(w.merchantRef);
+    const key = eventKey(w.merchantRef, event!.id);
+    const running = processDue(a, key, logger);
+    while (receiver.inFlight() === 0) await sleep(10); // A's POST is at the receiver
+    const asked = await redeliver(w.merchantRef, event!.id);
+    expect(asked.status, asked.raw).toBe(202);
+    await processDue(b, key, logger); // a second worker right after the redelivery
+    await running;
+    expect(receiver.maxInFlight()).toBe(1);
+    const [after] = await storedEvents(w.merchantRef);
+    expect(after!.attempts.filter((attempt) => attempt.status === 200).length).toBe(receiver.received.length);
+    expect(after!.status).toBe('PENDING'); // the redelivery is still owed: due once A's claim is over
+    expect(after!.dueAt).toBeGreaterThan(Date.now());
+    const later = { ...b, now: () => Date.now() + 15_001 };
+    expect(await processDue(later, key, logger)).toEqual(['delivered']);
+    expect(receiver.received).toHaveLength(2);
+    expect((await storedEvents(w.merchantRef))[0]).toMatchObject({ status: 'DELIVERED', attempts: [{ status: 200 }, { status: 200 }] });
+  });
 });
 
 describe('RT-W: SSRF at delivery time', () => {

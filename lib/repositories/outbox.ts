@@ -9,6 +9,15 @@ import type { OutboxEvent } from '../events/payment-event.js';
  * state change loses nothing.
  */
 export const DUE_INDEX = 'due';
+
+/**
+ * Undelivered events an item may hold before it takes no new capture, refund or reversal. Each
+ * event carries the whole payment resource (up to `maxOperations` entries, ~15–20 KB), so an
+ * outbox nobody drains (the delivery worker down) would otherwise push the item past
+ * DynamoDB's 400 KB limit — and the write that fails is the one recording an operation the
+ * acquirer has already performed. 10 such events and the item stay far below it.
+ */
+export const MAX_UNDRAINED_EVENTS = 10;
 export const DUE_SHARDS = 8;
 
 /** Spreads due items over a few index partitions (one hot partition would cap throughput). */

@@ -1,9 +1,10 @@
-import { UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../domain/payment.js';
 import type { OutboxEvent } from '../events/payment-event.js';
-import { dynamo } from './dynamo.js';
+import { DependencyUnavailableError } from '../errors.js';
+import { ConditionFailed, dynamo } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
-import { appendToOutbox } from './outbox.js';
+import { appendToOutbox, MAX_UNDRAINED_EVENTS } from './outbox.js';
 
 /** Where each operation may start and which total its reservation draws on. */
 const RESERVATION: Record<OperationKind, { from: readonly PaymentState[]; condition: string; update: string }> = {
@@ -25,7 +26,8 @@ export interface SettledTotals {
  * conditional UpdateItem:
  * - `reserve` starts an operation: the condition tests the state and the remaining total and
  *   the update decrements it, so no interleaving of concurrent requests can over-capture or
- *   over-refund (no read-then-write);
+ *   over-refund (no read-then-write); it also needs room in the outbox (MAX_UNDRAINED_EVENTS),
+ *   so the approval's write never fails on the item's size after the acquirer acted;
  * - `succeed` records the acquirer's approval, the new totals and state, and the events — all
  *   conditioned on the version read, so nothing written meanwhile is overwritten;
  * - `fail` records a refusal and gives the reservation back.
@@ -38,27 +40,43 @@ export class PaymentOperationsRepository {
 
   async reserve(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, ref: string, operation: PaymentOperation): Promise<Payment> {
     const rule = RESERVATION[operation.kind];
-    const { Attributes } = await dynamo(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: key(payment),
-          UpdateExpression: `SET ${rule.update}, operations.#ref = :operation, version = version + :one, updatedAt = :at`,
-          ConditionExpression: `#state IN (${rule.from.map((_, i) => `:from${i}`).join(', ')}) AND ${rule.condition} AND attribute_not_exists(operations.#ref)`,
-          ExpressionAttributeNames: { '#state': 'state', '#ref': ref, ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}) },
-          ExpressionAttributeValues: {
-            ...Object.fromEntries(rule.from.map((state, i) => [`:from${i}`, state])),
-            ...(operation.kind === 'REVERSAL' ? { ':zero': 0 } : { ':amount': operation.amount }),
-            ':operation': operation,
-            ':one': 1,
-            ':at': operation.at,
-          },
-          ReturnValues: 'ALL_NEW',
-          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-        }),
-      ),
-    );
-    return stripItem<Payment>(Attributes!);
+    try {
+      const { Attributes } = await dynamo(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: key(payment),
+            UpdateExpression: `SET ${rule.update}, operations.#ref = :operation, version = version + :one, updatedAt = :at`,
+            ConditionExpression: `#state IN (${rule.from.map((_, i) => `:from${i}`).join(', ')}) AND ${rule.condition} AND attribute_not_exists(operations.#ref) AND (attribute_not_exists(outbox) OR size(outbox) < :outboxRoom)`,
+            ExpressionAttributeNames: { '#state': 'state', '#ref': ref, ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}) },
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(rule.from.map((state, i) => [`:from${i}`, state])),
+              ...(operation.kind === 'REVERSAL' ? { ':zero': 0 } : { ':amount': operation.amount }),
+              ':operation': operation,
+              ':one': 1,
+              ':at': operation.at,
+              ':outboxRoom': MAX_UNDRAINED_EVENTS,
+            },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return stripItem<Payment>(Attributes!);
+    } catch (error) {
+      if (error instanceof ConditionFailed && (await this.undrainedEvents(payment, error)) >= MAX_UNDRAINED_EVENTS) {
+        throw new DependencyUnavailableError('Events of this payment are still being delivered; retry shortly.', { cause: error, headers: { 'Retry-After': '5' } });
+      }
+      throw error;
+    }
+  }
+
+  /** How many events wait in the item's outbox (from the refused write's old item, else a read). */
+  private async undrainedEvents(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, refusal: ConditionFailed): Promise<number> {
+    const item =
+      refusal.existing ??
+      (await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(payment), ConsistentRead: true, ProjectionExpression: 'outbox' })))).Item;
+    return Array.isArray(item?.outbox) ? item.outbox.length : 0;
   }
 
   /** The approval, written only over the version `seen` and while the operation is still pending. */

@@ -7,7 +7,11 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizer } from '../../lib/composition/acquirers.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 import type { Payment } from '../../lib/domain/payment.js';
+import { documentClient } from '../../lib/aws/clients.js';
+import { serviceConfig } from '../../lib/config/service-config.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lib/http/idempotency.js';
+import { EventRepository } from '../../lib/repositories/event-repository.js';
+import { drainOutbox } from '../../lib/webhooks/dispatch.js';
 import { acquirerRecord, aed, authorizedWorld, capture, readOrderAs, refund, reverse } from '../support/lifecycle.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 
@@ -71,7 +75,7 @@ describe('RT-L: concurrency mixes never over-capture, over-refund or double-send
         ...Array.from({ length: 4 }, () => refund(w, token, aed(100))),
         refund(w, token),
       ]);
-      for (const a of answers) expect([200, 201, 409, 422], a.raw).toContain(a.status);
+      for (const a of answers) expect([200, 201, 409, 422, 503], a.raw).toContain(a.status); // 503: the outbox gate (RT-L2)
       const p = await expectConsistent(w);
       expect(Object.values(p.operations ?? {}).every((o) => o.state !== 'PENDING')).toBe(true);
     }
@@ -225,3 +229,26 @@ describe('RT-L: Idempotency-Key', () => {
     expect([again.status, again.body.capturedAmount?.value]).toEqual([201, 1000]);
   });
 });
+
+describe('RT-L: the outbox on the payment item', () => {
+  it('RT-L2: while the delivery worker is down, many operations never grow the item past 400 KB: refused before the acquirer (503), never a 500 after it', async () => {
+    const w = await authorizedWorld({ amount: 100_000 });
+    const modify = vi.spyOn(authorizer, 'modify');
+    let refused: Awaited<ReturnType<typeof capture>> | undefined;
+    for (let i = 0; i < 90 && !refused; i++) {
+      const answer = await capture(w, token, aed(10));
+      if (answer.status !== 201) refused = answer;
+    }
+    expect(refused, 'every capture went through: the outbox gate is gone').toBeDefined();
+    expect([refused!.status, refused!.body.code], refused!.raw).toEqual([503, 'DEPENDENCY_UNAVAILABLE']);
+    expect(Number(refused!.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+    const p = await expectConsistent(w);
+    expect(Object.values(p.operations ?? {}).filter((o) => o.state !== 'SUCCEEDED')).toEqual([]); // nothing half-done
+    expect(modify).toHaveBeenCalledTimes(Object.keys(p.operations ?? {}).length);
+    // Once the worker drained the outbox, the payment takes operations again.
+    const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
+    await drainOutbox({ events, endpoints: { endpointFor: async () => undefined }, sender: { send: async () => ({ ok: false, durationMs: 0 }) }, now: Date.now, settings: { retryDelaysMs: [], claimMs: 1_000 } }, { pk: `ORDER#${w.orderRef}`, sk: `PAYMENT#${w.paymentRef}` });
+    expect((await capture(w, token, aed(10))).status).toBe(201);
+  });
+});
+

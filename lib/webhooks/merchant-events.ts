@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { coversMerchant } from '../auth/scope.js';
+import { coversMerchantConfig } from '../auth/scope.js';
 import { NotFoundError } from '../errors.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
@@ -11,10 +11,13 @@ export interface MerchantEventsDeps {
   now: () => number;
 }
 
-/** The merchant in the caller's scope, else 404 (never confirms another tenant's merchant). */
+/**
+ * The merchant in the caller's scope, else 404 (never confirms another tenant's merchant). An
+ * outlet-narrowed token covers only merchants owning one of its outlets (SPEC §1).
+ */
 async function merchantInScope(deps: MerchantEventsDeps, principal: Principal, merchantRef: string): Promise<void> {
   const merchant = await deps.config.getMerchant(merchantRef);
-  if (!merchant || !coversMerchant(principal, merchant)) throw new NotFoundError();
+  if (!merchant || !coversMerchantConfig(principal, merchant)) throw new NotFoundError();
 }
 
 /** SPEC 4.15 `GET …/events[?after=…]`: oldest first, a page at a time, with delivery attempts. */

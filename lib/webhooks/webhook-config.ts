@@ -1,5 +1,5 @@
 import type { Principal } from '../auth/principal.js';
-import { coversMerchant } from '../auth/scope.js';
+import { coversMerchantConfig } from '../auth/scope.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import type { WebhookConfig } from '../domain/webhook-config.js';
 import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '../errors.js';
@@ -108,10 +108,14 @@ export async function signingSecrets(deps: Pick<WebhookConfigDeps, 'merchants' |
   return { url: config.url, enabled: config.enabled, allowLoopback: merchant.environment === 'sandbox', secrets };
 }
 
-/** Unknown and out-of-scope merchants look the same: 404 (SPEC §1). */
+/**
+ * Unknown and out-of-scope merchants look the same: 404 (SPEC §1). An outlet-narrowed token
+ * covers only merchants owning one of its outlets: otherwise it could send a sibling
+ * merchant's events to a URL of its choosing.
+ */
 async function coveredMerchant(deps: Pick<WebhookConfigDeps, 'merchants'>, principal: Principal, merchantRef: string): Promise<MerchantConfig> {
   const merchant = await deps.merchants.getMerchant(merchantRef);
-  if (!merchant || !coversMerchant(principal, merchant)) throw new NotFoundError();
+  if (!merchant || !coversMerchantConfig(principal, merchant)) throw new NotFoundError();
   return merchant;
 }
 

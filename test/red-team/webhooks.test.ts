@@ -5,7 +5,9 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { handler as getConfigHandler } from '../../functions/get-webhook-config/handler.js';
 import { handler as listHandler } from '../../functions/list-events/handler.js';
+import { handler as putConfigHandler } from '../../functions/put-webhook-config/handler.js';
 import { handler as redeliverHandler } from '../../functions/redeliver-event/handler.js';
 import { documentClient } from '../../lib/aws/clients.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
@@ -17,6 +19,7 @@ import { newSigningSecret } from '../../lib/webhooks/signing.js';
 import { tokenData } from '../support/direct-wallet.js';
 import { invoke } from '../support/invoke.js';
 import { aed, authorizedWorld, capture, refund } from '../support/lifecycle.js';
+import { seedMerchant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 
 const table = serviceConfig.ORDERS_TABLE;
@@ -231,6 +234,23 @@ describe('RT-W: whose events', () => {
     expect(await new EventRepository(documentClient, table).getItem(eventKey(a.merchantRef, event!.id))).toEqual(before);
   });
 
+  it("RT-W3: a token narrowed to one merchant's outlets neither reads nor redirects a sibling merchant's webhooks and events", async () => {
+    const a = await authorizedWorld();
+    const sibling = await seedMerchant({ tenantRef: a.tenantRef });
+    const hook = (merchantRef: string, bearer: string, body?: unknown) =>
+      invoke(body ? putConfigHandler : getConfigHandler, { method: body ? 'PUT' : 'GET', path: `/config/merchants/${merchantRef}/configs/webhooks`, pathParameters: { merchantRef }, token: bearer, ...(body ? { body } : {}) });
+    expect((await hook(sibling.merchantRef, token, { url: 'http://127.0.0.1:9/merchant-b' })).status).toBe(200);
+    const outletOfA = await tenantToken({ tenantRef: a.tenantRef, outletIds: [a.outletId], permissions: ['MANAGE_WEBHOOKS'] });
+    // SPEC §1: an outlet-narrowed token covers only the merchants owning one of its outlets.
+    expect((await hook(sibling.merchantRef, outletOfA, { url: 'http://127.0.0.1:9/attacker' })).status).toBe(404);
+    expect((await hook(sibling.merchantRef, outletOfA)).status).toBe(404);
+    expect((await list(sibling.merchantRef, outletOfA)).status).toBe(404);
+    expect((await hook(sibling.merchantRef, token)).body.url).toBe('http://127.0.0.1:9/merchant-b');
+    // Its own merchant it still manages.
+    expect((await list(a.merchantRef, outletOfA)).status).toBe(200);
+    expect((await hook(a.merchantRef, outletOfA, { url: 'http://127.0.0.1:9/merchant-a' })).status).toBe(200);
+  });
+
   it('held: event bodies, stored items and delivery logs carry no card number, cryptogram, secret or signature', async () => {
     const w = await authorizedWorld({ amount: 1000 });
     await capture(w, token, aed(400));
@@ -238,7 +258,7 @@ describe('RT-W: whose events', () => {
     const receiver = await slowReceiver(0, 500);
     const deps = worker(w.merchantRef, receiver.url);
     const secret = newSigningSecret();
-    deps.endpoints = { endpointFor: async () => ({ url: receiver.url, enabled: true, allowLoopback: true, secrets: [secret] }) };
+    deps.endpoints = { endpointFor: async (m) => (m === w.merchantRef ? { url: receiver.url, enabled: true, allowLoopback: true, secrets: [secret] } : undefined) };
     lines.length = 0;
     await sweepAll(deps);
     const items = await Promise.all((await storedEvents(w.merchantRef)).map((e) => new EventRepository(documentClient, table).getItem(eventKey(w.merchantRef, e.id))));

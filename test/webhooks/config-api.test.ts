@@ -86,8 +86,8 @@ describe('4.15 access: platform, or MANAGE_WEBHOOKS with the merchant in scope',
         expect((await call(world.merchantRef, await tenantToken({ tenantRef: world.tenantRef, permissions: ['MANAGE_WEBHOOKS'] }))).status).toBe(200);
         const narrowed = await tenantToken({ tenantRef: world.tenantRef, merchantRef: world.merchantRef, permissions: ['MANAGE_WEBHOOKS'] });
         expect((await call(world.merchantRef, narrowed)).status).toBe(200);
-        // Webhooks are per merchant: outlet narrowing does not restrict them (README, 4.15 Scope).
-        const outlets = await tenantToken({ tenantRef: world.tenantRef, outletIds: ['some-other-outlet'], permissions: ['MANAGE_WEBHOOKS'] });
+        // An outlet-narrowed token covers the merchants owning one of its outlets (SPEC §1, as 4.1).
+        const outlets = await tenantToken({ tenantRef: world.tenantRef, outletIds: [world.outletId], permissions: ['MANAGE_WEBHOOKS'] });
         expect((await call(world.merchantRef, outlets)).status).toBe(200);
       });
 
@@ -101,6 +101,8 @@ describe('4.15 access: platform, or MANAGE_WEBHOOKS with the merchant in scope',
         expectProblem(await call(uniqueRef('m'), platform), 404, 'NOT_FOUND');
         const narrowed = await tenantToken({ tenantRef: world.tenantRef, merchantRef: world.merchantRef, permissions: ['MANAGE_WEBHOOKS'] });
         expectProblem(await call(sibling, narrowed), 404, 'NOT_FOUND');
+        const outlets = await tenantToken({ tenantRef: world.tenantRef, outletIds: ['some-other-outlet', world.outletId], permissions: ['MANAGE_WEBHOOKS'] });
+        expectProblem(await call(sibling, outlets), 404, 'NOT_FOUND');
       });
 
       it('a hosted-session token → 403 PERMISSION_DENIED; no token → 401', async () => {

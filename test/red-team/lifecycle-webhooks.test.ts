@@ -145,8 +145,8 @@ describe('RT-L: scope and input', () => {
       const answer = await capture(w, token, body);
       expect(answer.status, JSON.stringify(body)).toBe(status);
     }
-    expect((await reverse(w, token, { headers: {} })).status).toBe(200); // untouched: still reversible in full
-    expect(before.capturable).toBe(1000);
+    expect(await stored(w)).toEqual(before);
+    expect((await reverse(w, token)).status).toBe(200); // untouched: still reversible in full
   });
 });
 

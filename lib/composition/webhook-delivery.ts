@@ -1,5 +1,6 @@
 import { documentClient } from '../aws/clients.js';
 import { serviceConfig } from '../config/service-config.js';
+import { webhookDeliveryConfig } from '../config/webhook-delivery-config.js';
 import { EventRepository } from '../repositories/event-repository.js';
 import { RETRY_DELAYS_MS, type DispatchDeps } from '../webhooks/dispatch.js';
 import { HttpWebhookSender } from '../webhooks/sender.js';
@@ -9,7 +10,13 @@ import { webhookConfigDeps } from './webhook-secrets.js';
 /** The delivery worker: event items in the orders table, secrets opened through KMS, the guarded sender. */
 export const webhookDispatchDeps: DispatchDeps = {
   events: new EventRepository(documentClient, serviceConfig.ORDERS_TABLE),
-  endpoints: { endpointFor: (merchantRef, now) => signingSecrets(webhookConfigDeps, merchantRef, now) },
+  endpoints: {
+    endpointFor: async (merchantRef, now) => {
+      const endpoint = await signingSecrets(webhookConfigDeps, merchantRef, now);
+      // A sandbox merchant's loopback URL is delivered to only where loopback is the merchant's machine.
+      return endpoint && { ...endpoint, allowLoopback: endpoint.allowLoopback && webhookDeliveryConfig.WEBHOOK_LOOPBACK_DELIVERY === 'allowed' };
+    },
+  },
   sender: new HttpWebhookSender({ timeoutMs: 10_000 }),
   now: Date.now,
   // A claim outlives the 10 s send and the record that follows it.

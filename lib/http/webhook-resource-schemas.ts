@@ -50,7 +50,7 @@ export const merchantEventResource = z.strictObject({
       z.strictObject({
         at: isoTime,
         status: z.number().int().optional().describe('The receiver’s HTTP status'),
-        error: z.string().optional().describe('timeout, connection, dns, blocked-address, tls, invalid-url or not-configured'),
+        error: z.string().optional().describe('timeout, connection, dns, blocked-address, tls, invalid-url, secrets-unavailable or not-configured'),
         durationMs: z.number().int().nonnegative(),
       }),
     ),

@@ -1,7 +1,7 @@
 import type { Logger } from '../logger.js';
 import type { OutboxEvent } from '../events/payment-event.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
-import { eventKey, type EventRepository, type ItemKey } from '../repositories/event-repository.js';
+import { eventKey, type EventRepository, type ItemKey, type StoredEvent } from '../repositories/event-repository.js';
 import type { WebhookSender } from './sender.js';
 import { signatureHeaders } from './signing.js';
 
@@ -82,14 +82,27 @@ export async function deliver(deps: DispatchDeps, key: ItemKey, logger: Logger):
   const claimedUntil = now + deps.settings.claimMs;
   const event = await deps.events.claim(key, now, claimedUntil);
   if (!event) return 'skipped';
-  const endpoint = await deps.endpoints.endpointFor(event.merchantRef, now);
   const at = new Date(now).toISOString();
+  let endpoint: WebhookEndpoint | undefined;
+  try {
+    endpoint = await deps.endpoints.endpointFor(event.merchantRef, now);
+  } catch (error) {
+    // The secrets could not be opened (KMS, DynamoDB): an attempt like any failed one, on the
+    // same schedule, so a lasting fault ends FAILED and shows in the history instead of looping.
+    logger.warn('webhook secrets unavailable', { eventId: event.id, merchantRef: event.merchantRef, error });
+    return record(deps, key, event, claimedUntil, { ok: false, error: 'secrets-unavailable', durationMs: 0 }, at, logger);
+  }
   if (!endpoint || !endpoint.enabled || endpoint.secrets.length === 0) {
     await deps.events.recordAttempt(key, claimedUntil, { at, error: 'not-configured', durationMs: 0 }, { status: 'NOT_CONFIGURED' });
     return 'not-configured';
   }
   const headers = signatureHeaders({ id: event.id, timestamp: new Date(now), body: event.body, secrets: endpoint.secrets });
   const result = await deps.sender.send({ url: endpoint.url, body: event.body, headers: { ...headers }, allowLoopback: endpoint.allowLoopback });
+  return record(deps, key, event, claimedUntil, result, at, logger);
+}
+
+/** Records an attempt's result: delivered, due again after the next delay, or FAILED after the last. */
+async function record(deps: DispatchDeps, key: ItemKey, event: StoredEvent, claimedUntil: number, result: { ok: boolean; status?: number; error?: string; durationMs: number }, at: string, logger: Logger): Promise<DueOutcome> {
   const attempt = { at, ...(result.status !== undefined ? { status: result.status } : {}), ...(result.error ? { error: result.error } : {}), durationMs: result.durationMs };
   const delay = deps.settings.retryDelaysMs[event.failures];
   const next = result.ok ? ({ status: 'DELIVERED' } as const) : delay === undefined ? ({ status: 'FAILED' } as const) : { dueAt: deps.now() + delay };

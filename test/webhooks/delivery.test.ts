@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentClient } from '../../lib/aws/clients.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
+import { DependencyUnavailableError } from '../../lib/errors.js';
 import { Logger } from '../../lib/logger.js';
 import { EventRepository, eventKey } from '../../lib/repositories/event-repository.js';
 import { RETRY_DELAYS_MS, sweep, type DispatchDeps, type WebhookEndpoint } from '../../lib/webhooks/dispatch.js';
@@ -124,6 +125,21 @@ describe('webhook delivery (SPEC §4.15)', () => {
     await sweepAll(deps);
     await sweepAll(deps);
     expect(receiver.events().filter((e) => e.data.paymentRef === w.paymentRef).map((e) => e.type)).toEqual(['payment.authorised']);
+  });
+
+  it('secrets that cannot be opened (KMS down) count as failed attempts on the schedule, never a silent loop', async () => {
+    const { receiver, secrets } = await receiverFor();
+    const w = await authorizedWorld();
+    const base = worker(w.merchantRef, { url: receiver.url, secrets }, [1_000]);
+    const deps: DispatchDeps = { ...base, endpoints: { endpointFor: async () => Promise.reject(new DependencyUnavailableError()) } };
+    await sweepAll(deps);
+    clock += 1_000;
+    await sweepAll(deps);
+    clock += 60_000;
+    await sweepAll(deps);
+    const [stored] = await events.list(w.merchantRef, undefined, 10);
+    expect(stored).toMatchObject({ status: 'FAILED', attempts: [{ error: 'secrets-unavailable' }, { error: 'secrets-unavailable' }] });
+    expect(receiver.received).toHaveLength(0);
   });
 
   it('records NOT_CONFIGURED when the merchant has no webhook, and never sends', async () => {

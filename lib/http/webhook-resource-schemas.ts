@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EVENT_TYPES } from '../events/payment-event.js';
 
 /**
  * 4.15 response bodies as strict schemas (OpenAPI is generated from them; the tests parse
@@ -26,17 +27,7 @@ export const webhookSecretRotationResource = z.strictObject({
   previousSecretExpiresAt: isoTime.describe('Until then the previous secret also signs every delivery'),
 });
 
-const eventType = z.enum([
-  'payment.authorised',
-  'payment.captured',
-  'payment.partially_captured',
-  'payment.reversed',
-  'payment.refunded',
-  'payment.partially_refunded',
-  'payment.failed',
-  'payment.await_3ds',
-  'payment_link.paid',
-]);
+const eventType = z.enum(EVENT_TYPES);
 
 /** One event as the merchant sees it: the body its webhook receives, plus the deliveries. */
 export const merchantEventResource = z.strictObject({

@@ -8,6 +8,7 @@ import { sandboxThreeDsServer, unconfiguredThreeDsServer } from '../payments/thr
 import { PaymentRepository } from '../repositories/payment-repository.js';
 import { ReplayRepository } from '../repositories/replay-repository.js';
 import { configRepository, orderRepository } from './core.js';
+import { CachedStanding } from '../services/standing-cache.js';
 import { payloadKeyVault } from './keys.js';
 
 /**
@@ -21,6 +22,7 @@ export const networkKeyRing = new NetworkKeyRing(paymentConfig.NETWORK_JWKS_URLS
 
 export const paymentDeps: PaymentDeps = {
   config: configRepository,
+  standing: new CachedStanding(configRepository, paymentConfig.CONFIG_CACHE_SECONDS * 1000),
   orders: orderRepository,
   payments: paymentRepository,
   replay: new ReplayRepository(documentClient, serviceConfig.REPLAY_TABLE),

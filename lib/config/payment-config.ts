@@ -8,6 +8,11 @@ const schema = z
     AUTHORIZER_TIMEOUT_MS: positiveInt(10_000),
     /** How long a PROCESSING lease blocks other attempts. */
     PAYMENT_LEASE_SECONDS: positiveInt(30),
+    /**
+     * How long a warm payment function trusts the merchant/platform/tenant configuration it
+     * read (0 = never cached): enablement switched off takes effect within this bound.
+     */
+    CONFIG_CACHE_SECONDS: z.coerce.number().int().min(0).max(300).default(10),
   })
   // A lease that could expire while its holder still waits for the authorizer would let a
   // second attempt in: the lease must outlive the timeout, with margin for the final write.

@@ -1,6 +1,7 @@
 import type { PayloadKeyVault } from '../keys/payload-key-vault.js';
 import type { Logger } from '../logger.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
+import type { StandingSource } from '../services/standing-cache.js';
 import type { OrderRepository } from '../repositories/order-repository.js';
 import type { PaymentRepository } from '../repositories/payment-repository.js';
 import type { ReplayRepository } from '../repositories/replay-repository.js';
@@ -12,6 +13,8 @@ import type { ThreeDsServer } from './three-ds-server.js';
 /** Everything the payment use cases need, passed in (ports and adapters). */
 export interface PaymentDeps {
   config: ConfigRepository;
+  /** The merchant's standing, cached in the warm function within a staleness bound. */
+  standing: StandingSource;
   orders: OrderRepository;
   payments: PaymentRepository;
   replay: ReplayRepository;

@@ -2,7 +2,7 @@ import type { Principal } from '../auth/principal.js';
 import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
 import { NotFoundError } from '../errors.js';
-import { loadStanding, type MerchantStanding } from '../services/enablement.js';
+import type { MerchantStanding } from '../services/enablement.js';
 import { orderInScope } from '../services/orders.js';
 import type { PaymentDeps } from './deps.js';
 
@@ -15,15 +15,15 @@ export interface PaymentContext extends MerchantStanding {
 /**
  * The payment under that outlet and order, in the caller's scope (404 otherwise, before any
  * crypto: the endpoint is no oracle for other tenants' payments), with its merchant and the
- * effective enablement, read in parallel.
+ * effective enablement (cached in the warm function for CONFIG_CACHE_SECONDS: standing-cache.ts).
  */
 export async function loadPaymentContext(
-  deps: Pick<PaymentDeps, 'orders' | 'config'>,
+  deps: Pick<PaymentDeps, 'orders' | 'standing'>,
   principal: Principal,
   ids: { outletId: string; orderRef: string; paymentRef: string },
 ): Promise<PaymentContext> {
   const { order, payments } = await orderInScope(deps, principal, ids.outletId, ids.orderRef);
   const payment = payments.find((candidate) => candidate.paymentRef === ids.paymentRef);
   if (!payment) throw new NotFoundError();
-  return { order, payment, ...(await loadStanding(deps.config, order.tenantRef, order.merchantRef)) };
+  return { order, payment, ...(await deps.standing.load(order.tenantRef, order.merchantRef)) };
 }

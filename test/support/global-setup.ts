@@ -25,6 +25,8 @@ export async function setup(): Promise<void> {
     TEST_DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
     PUBLIC_BASE_URL: 'https://pay.test.example',
+    // Tests flip enablement and expect the next request to see it; the cache has its own tests.
+    CONFIG_CACHE_SECONDS: '0',
   });
 }
 

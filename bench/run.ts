@@ -87,13 +87,14 @@ async function main(): Promise<void> {
   Object.assign(process.env, stack.env, { LOG_LEVEL: 'info', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
   const { preparePayments } = await import('./fixtures.js');
 
-  say(`preparing ${perLevel * levels.length * 2} orders, sessions and checkout responses…`);
+  say(`preparing ${perLevel * levels.length * 3} orders, sessions and checkout responses…`);
   // One spare in each set for the warm-up.
   const handlerSet = await preparePayments(perLevel * levels.length + 1, dataDir, amount);
   const floorSet = await preparePayments(perLevel * levels.length + 1, dataDir, amount);
+  const minimalSet = await preparePayments(perLevel * levels.length + 1, dataDir, amount);
   const { handler } = await import('../functions/pay-click-to-pay/handler.js');
   // Imported only now: configuration is read once, at module load, from the stack's environment.
-  const { floorPayment, prepareFloor } = await import('./floor.js');
+  const { floorPayment, minimalFloorPayment, prepareFloor } = await import('./floor.js');
   const floor = await prepareFloor();
 
   async function viaHandler(p: PreparedPayment): Promise<void> {
@@ -147,40 +148,43 @@ async function main(): Promise<void> {
   }
 
   /**
-   * Floor and handler alternate in ROUNDS rounds per level (F H F H …), so drift during the run
-   * (dynalite growing, GC, the other core's load) lands on both paths alike.
+   * The paths alternate in ROUNDS rounds per level (F M H F M H …), so drift during the run
+   * (dynalite growing, GC, the other core's load) lands on all of them alike.
    */
   const ROUNDS = 4;
-  async function measureInterleaved(floorItems: PreparedPayment[], handlerItems: PreparedPayment[], concurrency: number) {
+  async function measureInterleaved(floorItems: PreparedPayment[], minimalItems: PreparedPayment[], handlerItems: PreparedPayment[], concurrency: number) {
     const floorSamples: Sample[] = [];
+    const minimalSamples: Sample[] = [];
     const handlerSamples: Sample[] = [];
     const size = Math.ceil(floorItems.length / ROUNDS);
     for (let round = 0; round < ROUNDS; round++) {
       const part = (items: PreparedPayment[]) => items.slice(round * size, (round + 1) * size);
       floorSamples.push(await sample(part(floorItems), concurrency, (p) => floorPayment(floor, p)));
+      minimalSamples.push(await sample(part(minimalItems), concurrency, (p) => minimalFloorPayment(floor, p)));
       handlerSamples.push(await sample(part(handlerItems), concurrency, viaHandler));
     }
-    return { floor: summarize(floorSamples), handler: summarize(handlerSamples) };
+    return { floor: summarize(floorSamples), minimal: summarize(minimalSamples), handler: summarize(handlerSamples) };
   }
 
   // Warm-up: cold-start work (JWKS load, KMS public keys, connection pools) is not the steady state.
   muteLogs();
   await viaHandler(handlerSet.pop()!);
   await floorPayment(floor, floorSet.pop()!);
+  await minimalFloorPayment(floor, minimalSet.pop()!);
   unmuteLogs();
 
   const fmt = (n: number) => n.toFixed(2).padStart(8);
   say('');
   say(`${perLevel} payments per level · Node ${process.version} · ${(await import('node:os')).cpus().length} cores`);
   say('path      conc     p50 ms   p95 ms   p99 ms  mean ms   pay/s');
-  const rows: { level: number; handler: Result; floor: Result }[] = [];
+  const rows: { level: number; handler: Result; floor: Result; minimal: Result }[] = [];
   for (const [index, level] of levels.entries()) {
     const slice = (set: PreparedPayment[]) => set.slice(index * perLevel, (index + 1) * perLevel).filter(Boolean);
     muteLogs();
-    const { floor: floorResult, handler: handlerResult } = await measureInterleaved(slice(floorSet), slice(handlerSet), level);
+    const { floor: floorResult, minimal: minimalResult, handler: handlerResult } = await measureInterleaved(slice(floorSet), slice(minimalSet), slice(handlerSet), level);
     unmuteLogs();
-    rows.push({ level, handler: handlerResult, floor: floorResult });
-    for (const [name, r] of [['handler', handlerResult], ['floor', floorResult]] as const) {
+    rows.push({ level, handler: handlerResult, floor: floorResult, minimal: minimalResult });
+    for (const [name, r] of [['handler', handlerResult], ['floor', floorResult], ['minimal', minimalResult]] as const) {
       say(`${name.padEnd(8)} ${String(level).padStart(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${fmt(r.mean)} ${r.perSecond.toFixed(0).padStart(7)}`);
     }
   }
@@ -189,5 +193,12 @@ async function main(): Promise<void> {
   for (const { level, handler: h, floor: f } of rows) {
     say(`  concurrency ${String(level).padStart(3)}    ${(h.p50 / f.p50).toFixed(2)}×    ${(h.p99 / f.p99).toFixed(2)}×    ${(f.perSecond / h.perSecond).toFixed(2)}×`);
   }
+  say('ratio handler/minimal floor   p50      p99');
+  for (const { level, handler: h, minimal: m } of rows) {
+    say(`  concurrency ${String(level).padStart(3)}            ${(h.p50 / m.p50).toFixed(2)}×    ${(h.p99 / m.p99).toFixed(2)}×`);
+  }
   say(`(log output produced during the runs: ${(logBytes / 1024).toFixed(0)} KiB, not printed)`);
+  // The issue's yardstick, always the last line: the p50 ratio at c=1 and c=8 (or the levels run).
+  const shown = rows.some((r) => r.level === 8) ? rows.filter((r) => r.level === 1 || r.level === 8) : rows;
+  say(`ratio to the minimal floor: p50 ${shown.map((r) => `c=${r.level} ${(r.handler.p50 / r.minimal.p50).toFixed(2)}`).join(', ')}`);
 }

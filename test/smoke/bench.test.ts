@@ -33,8 +33,10 @@ describe('npm run bench', () => {
     for (const level of [1, 2]) {
       expect(result.stdout).toMatch(new RegExp(`^handler\\s+${level}(\\s+\\d+\\.\\d\\d){4}\\s+\\d+$`, 'm'));
       expect(result.stdout).toMatch(new RegExp(`^floor\\s+${level}(\\s+\\d+\\.\\d\\d){4}\\s+\\d+$`, 'm'));
+      expect(result.stdout).toMatch(new RegExp(`^minimal\\s+${level}(\\s+\\d+\\.\\d\\d){4}\\s+\\d+$`, 'm'));
       expect(result.stdout).toMatch(new RegExp(`concurrency\\s+${level}\\s+\\d`));
     }
+    expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ratio to the minimal floor: p50 c=1 \d+\.\d\d, c=2 \d+\.\d\d$/);
     expect(await allGone(stackPids(result.stdout))).toBe(true);
   });
 

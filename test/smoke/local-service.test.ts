@@ -6,6 +6,7 @@ import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, run, startService, type RunningService } from '../support/local-service.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
+import { isPortFree } from '../../infra/local/ports.js';
 
 /**
  * The user's path, over real HTTP: `npm start` on a fresh data directory, then orders,
@@ -206,7 +207,9 @@ describe('payments end to end over HTTP', () => {
     const exited = new Promise((resolve) => service.process.once('exit', resolve));
     process.kill(-service.process.pid!, 'SIGKILL');
     await exited;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // npm exits first; the rest of its process group (serverless-offline holding the port) may
+    // take a while to be reaped on a loaded machine. npm start refuses a busy port, rightly.
+    await vi.waitFor(async () => expect(await isPortFree(port)).toBe(true), { timeout: 30_000, interval: 250 });
     service = await startService(env());
     const order = await api('GET', `/transactions/outlets/${service.demo.outletId}/orders/${orderRef}`, service.demo.tokens.tenant);
     expect(order.status).toBe(200);

@@ -1,7 +1,11 @@
 import { MethodNotAllowedError, NotFoundError } from '../../lib/errors.js';
 import { problemResponse } from '../../lib/http/problem-details.js';
-import { allowedMethods } from '../../lib/http/route-table.js';
+import { allowedMethods, routeEntries } from '../../lib/http/route-table.js';
 import type { ApiEvent, ApiResponse } from '../../lib/http/types.js';
+import { fallbackConfig } from '../../lib/config/fallback-config.js';
+
+/** The routes this stage deploys: /sandbox/* only where the sandbox is (SANDBOX_ROUTES). */
+const routes = routeEntries({ sandbox: fallbackConfig.SANDBOX_ROUTES === 'deployed' });
 
 /**
  * The `$default` route: anything no endpoint matched. A known path with another method is
@@ -11,7 +15,7 @@ export const handler = async (event: ApiEvent): Promise<ApiResponse> => {
   const path = event.rawPath ?? event.requestContext?.http?.path ?? '/';
   const method = event.requestContext?.http?.method ?? 'GET';
   const requestId = event.requestContext?.requestId;
-  const allowed = allowedMethods(path);
+  const allowed = allowedMethods(path, routes);
   if (allowed.length === 0 || allowed.includes(method)) return problemResponse(new NotFoundError(), requestId);
   const response = problemResponse(new MethodNotAllowedError(`Use ${allowed.join(', ')} on this path.`), requestId);
   response.headers.Allow = allowed.join(', ');

@@ -5,20 +5,29 @@ export interface RouteEntry {
   pattern: RegExp;
 }
 
-/** "GET /a/{b}/c" → { method: 'GET', pattern: /^\/a\/[^/]+\/c$/ } */
-export const ROUTES: RouteEntry[] = table.functions.flatMap((fn) =>
-  fn.routes.map((route) => {
-    const [method, path] = route.split(' ') as [string, string];
-    const source = path.split('/').map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escape(segment))).join('/');
-    return { method, pattern: new RegExp(`^${source}$`) };
-  }),
-);
+/** The sandbox's paths: deployed only on stages with the sandbox (infra/serverless/stage.cjs). */
+const SANDBOX_PATH = /^\/sandbox\//;
+
+/** "GET /a/{b}/c" → { method: 'GET', pattern: /^\/a\/[^/]+\/c$/ }; without /sandbox/* unless `sandbox`. */
+export function routeEntries(options: { sandbox: boolean }): RouteEntry[] {
+  return table.functions.flatMap((fn) =>
+    fn.routes.flatMap((route) => {
+      const [method, path] = route.split(' ') as [string, string];
+      if (!options.sandbox && SANDBOX_PATH.test(path)) return [];
+      const source = path.split('/').map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escape(segment))).join('/');
+      return [{ method, pattern: new RegExp(`^${source}$`) }];
+    }),
+  );
+}
+
+/** Every route of functions/routes.json, the sandbox's included. */
+export const ROUTES: RouteEntry[] = routeEntries({ sandbox: true });
 
 function escape(segment: string): string {
   return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** The methods a path answers to; empty when the path is unknown. */
-export function allowedMethods(path: string): string[] {
-  return [...new Set(ROUTES.filter((route) => route.pattern.test(path)).map((route) => route.method))];
+/** The methods a path answers to among `routes`; empty when the path is unknown. */
+export function allowedMethods(path: string, routes: RouteEntry[] = ROUTES): string[] {
+  return [...new Set(routes.filter((route) => route.pattern.test(path)).map((route) => route.method))];
 }

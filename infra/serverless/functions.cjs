@@ -19,11 +19,16 @@
  * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
  *   function's package patterns; each must match a file, so a deployment can never ship the
  *   hosted page without its build (`npm run build:web` first)
+ * - no source map in any zip (NO_SOURCE_MAPS): maps stay in the build folder (README "Deploy")
+ * - the sandbox functions (every route under /sandbox/) only on stages with the sandbox
+ *   (infra/serverless/stage.cjs); the fallback's SANDBOX_ROUTES says whether they exist, so
+ *   its 404/405 table matches the API (lib/http/route-table.ts)
  */
 
 const path = require('node:path');
 const fs = require('node:fs');
 const { roleLogicalId, ACCESS_GROUPS, webhookSecretsKeyId } = require('./iam.cjs');
+const { stageSettings } = require('./stage.cjs');
 
 const ROUTES_FILE = path.join(__dirname, '..', '..', 'functions', 'routes.json');
 
@@ -73,6 +78,25 @@ const GROUP_ENVIRONMENT = Object.freeze({
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS' },
 });
 
+/** Source maps never ship: read by --enable-source-maps they cost every cold start (README "Deploy"). */
+const NO_SOURCE_MAPS = '!**/*.map';
+const SANDBOX_PATH = /^[A-Z]+ \/sandbox\//;
+
+/** True when every route of the entry is under /sandbox/; a function mixing both is refused. */
+function isSandboxEntry(entry) {
+  const sandboxRoutes = entry.routes.filter((route) => SANDBOX_PATH.test(route));
+  if (sandboxRoutes.length > 0 && sandboxRoutes.length < entry.routes.length) {
+    throw new Error(`routes.json: "${entry.name}" mixes /sandbox/ routes with others; a sandbox function has only /sandbox/ routes`);
+  }
+  return entry.routes.length > 0 && sandboxRoutes.length === entry.routes.length;
+}
+
+/** The entries deployed on a stage: without the sandbox, no /sandbox/ function at all. */
+function deployedRouteTable(entries, { sandbox }) {
+  const sandboxEntries = new Set(entries.filter(isSandboxEntry));
+  return sandbox ? entries : entries.filter((entry) => !sandboxEntries.has(entry));
+}
+
 function loadRouteTable(file = ROUTES_FILE) {
   const table = JSON.parse(fs.readFileSync(file, 'utf8'));
   if (!table || !Array.isArray(table.functions)) throw new Error(`${file}: expected { "functions": [...] }`);
@@ -99,7 +123,7 @@ function functionConfig(entry, events, environment, serviceDir) {
     memorySize: payment ? 1024 : 512,
     timeout: worker ? WORKER_TIMEOUT_SECONDS : payment ? PAYMENT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS,
     ...(Object.keys(env).length > 0 ? { environment: env } : {}),
-    ...(patterns.length > 0 ? { package: { patterns } } : {}),
+    package: { patterns: [...patterns, NO_SOURCE_MAPS] },
     events,
   };
 }
@@ -176,9 +200,21 @@ async function optionalEnvironment({ resolveVariable, resolveConfigurationProper
   return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byGroup };
 }
 
+/** serverless.yml `functions:` — the stage's route table; the fallback knows whether /sandbox/* exists. */
+async function serverlessFunctions(helpers) {
+  const { sandbox } = await stageSettings(helpers);
+  const functions = buildFunctions(deployedRouteTable(loadRouteTable(), { sandbox }), await optionalEnvironment(helpers));
+  const fallback = functions[FALLBACK.name];
+  fallback.environment = { ...fallback.environment, SANDBOX_ROUTES: sandbox ? 'deployed' : 'absent' };
+  return functions;
+}
+
 // Serverless `${file(...)}` calls a function export with its resolver helpers.
-module.exports = async (helpers) => buildFunctions(loadRouteTable(), await optionalEnvironment(helpers));
+module.exports = serverlessFunctions;
 module.exports.buildFunctions = buildFunctions;
 module.exports.accessByFunction = accessByFunction;
 module.exports.loadRouteTable = loadRouteTable;
+module.exports.isSandboxEntry = isSandboxEntry;
+module.exports.deployedRouteTable = deployedRouteTable;
+module.exports.NO_SOURCE_MAPS = NO_SOURCE_MAPS;
 module.exports.FALLBACK = FALLBACK;

@@ -9,13 +9,66 @@
  *   configuration at all: the hosted checkout page is served by this API (same origin) and
  *   needs none. `*`, `null` and anything that is not a bare origin fail the packaging.
  * - `resources: - extensions: ${file(./infra/serverless/http-api.cjs):serverlessStageExtensions}`
- *   route-level throttling of the sandbox routes on the HTTP API's `$default` stage
- *   (RouteSettings), which osls has no option for. The stage depends on those routes: API
- *   Gateway refuses RouteSettings for a route key that does not exist yet.
+ *   throttling on the HTTP API's `$default` stage, which osls has no option for: the stage
+ *   default (DefaultRouteSettings) from the `throttlingRateLimit`/`throttlingBurstLimit` params,
+ *   and tighter RouteSettings for the sandbox routes where the sandbox is deployed. The stage
+ *   depends on those routes: API Gateway refuses RouteSettings for a route key that does not
+ *   exist yet.
+ * - `provider.logs.httpApi.format: ${file(./infra/serverless/http-api.cjs):serverlessAccessLogFormat}`
+ *   JSON access logs (osls creates the log group with provider.logRetentionInDays). The path is
+ *   `$context.path`, never the URI with its query: the checkout link carries the session token
+ *   in `?session=`.
  */
 
 const naming = require('osls/lib/plugins/aws/lib/naming.js');
-const { loadRouteTable } = require('./functions.cjs');
+const { deployedRouteTable, loadRouteTable } = require('./functions.cjs');
+const { stageSettings } = require('./stage.cjs');
+
+/**
+ * One access-log line per request. No query string, no headers, no authorizer data: nothing
+ * here may carry a token. `$context.path` is the path alone (HTTP API); routeKey names the route.
+ */
+const ACCESS_LOG_FIELDS = Object.freeze({
+  requestId: '$context.requestId',
+  requestTime: '$context.requestTime',
+  ip: '$context.identity.sourceIp',
+  httpMethod: '$context.httpMethod',
+  routeKey: '$context.routeKey',
+  path: '$context.path',
+  status: '$context.status',
+  protocol: '$context.protocol',
+  responseLength: '$context.responseLength',
+  responseLatency: '$context.responseLatency',
+  integrationLatency: '$context.integrationLatency',
+  integrationStatus: '$context.integrationStatus',
+  errorMessage: '$context.error.message',
+});
+
+/** serverless.yml: `provider.logs.httpApi.format` */
+function serverlessAccessLogFormat() {
+  return JSON.stringify(ACCESS_LOG_FIELDS);
+}
+
+/**
+ * Stage-wide default: under KMS's shared RSA request quota (500/s for Decrypt and friends) and
+ * the default 1,000 concurrent Lambdas, so overload is a 429 at the edge before it is a KMS
+ * throttle inside a payment. Raise both params with those quotas.
+ */
+const DEFAULT_THROTTLING = Object.freeze({ rate: 200, burst: 400 });
+
+/** `throttlingRateLimit` / `throttlingBurstLimit` params → positive integers, burst ≥ rate. */
+function stageThrottling(rateParam, burstParam) {
+  const parse = (name, value, fallback) => {
+    if (value === undefined || value === null || value === '') return fallback;
+    const n = Number(value);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`The ${name} param must be a positive integer, not "${value}"`);
+    return n;
+  };
+  const rate = parse('throttlingRateLimit', rateParam, DEFAULT_THROTTLING.rate);
+  const burst = parse('throttlingBurstLimit', burstParam, DEFAULT_THROTTLING.burst);
+  if (burst < rate) throw new Error(`The throttlingBurstLimit param (${burst}) must be at least throttlingRateLimit (${rate})`);
+  return { rate, burst };
+}
 
 /** Requests per second (steady) and burst, per route, for everyone together (API Gateway throttling is not per client). */
 const SANDBOX_THROTTLING = Object.freeze({
@@ -85,19 +138,40 @@ function sandboxRouteSettings(routeTable = loadRouteTable()) {
   return settings;
 }
 
-/** serverless.yml: `resources: - extensions: …` — RouteSettings on HttpApiStage, after its routes. */
-async function serverlessStageExtensions() {
-  const settings = sandboxRouteSettings();
+/**
+ * serverless.yml: `resources: - extensions: …` — DefaultRouteSettings and the sandbox
+ * RouteSettings on HttpApiStage, after its routes. Extensions replace a property whole, so
+ * osls' own DetailedMetricsEnabled (provider.httpApi.metrics) is carried over.
+ */
+async function serverlessStageExtensions(helpers) {
+  const { sandbox } = await stageSettings(helpers);
+  const settings = sandboxRouteSettings(deployedRouteTable(loadRouteTable(), { sandbox }));
+  const { rate, burst } = stageThrottling(
+    await helpers.resolveVariable('param:throttlingRateLimit, null'),
+    await helpers.resolveVariable('param:throttlingBurstLimit, null'),
+  );
+  const metrics = await helpers.resolveConfigurationProperty(['provider', 'httpApi', 'metrics']);
   return {
     [naming.getHttpApiStageLogicalId()]: {
-      Properties: { RouteSettings: settings },
+      Properties: {
+        DefaultRouteSettings: {
+          ...(typeof metrics === 'boolean' ? { DetailedMetricsEnabled: metrics } : {}),
+          ThrottlingRateLimit: rate,
+          ThrottlingBurstLimit: burst,
+        },
+        ...(Object.keys(settings).length > 0 ? { RouteSettings: settings } : {}),
+      },
       DependsOn: Object.keys(settings).map((routeKey) => naming.getHttpApiRouteLogicalId(routeKey)),
     },
   };
 }
 
 module.exports = {
+  ACCESS_LOG_FIELDS,
+  DEFAULT_THROTTLING,
   SANDBOX_THROTTLING,
+  serverlessAccessLogFormat,
+  stageThrottling,
   parseAllowedOrigins,
   corsConfig,
   sandboxRouteSettings,

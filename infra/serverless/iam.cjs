@@ -285,11 +285,14 @@ async function resolveContext({ resolveConfigurationProperty, resolveVariable })
 
 /** serverless.yml: `resources: - ${file(./infra/serverless/iam.cjs):serverlessResources}` */
 async function serverlessResources(helpers) {
-  const { accessByFunction } = require('./functions.cjs'); // lazy: functions.cjs requires this file
+  const { accessByFunction, deployedRouteTable, loadRouteTable } = require('./functions.cjs'); // lazy: functions.cjs requires this file
   const context = await resolveContext(helpers);
   // Fail early with a clear message instead of a CloudFormation error.
   payloadKeyResources(context.service, context.stage, context.payloadKeyIds);
-  return { Resources: roleResources({ ...context, accessByFunction: accessByFunction() }) };
+  // Roles only for the functions this stage deploys (no sandbox roles without the sandbox).
+  const { sandbox } = await require('./stage.cjs').stageSettings(helpers);
+  const deployed = accessByFunction(deployedRouteTable(loadRouteTable(), { sandbox }));
+  return { Resources: roleResources({ ...context, accessByFunction: deployed }) };
 }
 
 /** serverless.yml: `PAYLOAD_KEY_IDS: ${file(./infra/serverless/iam.cjs):serverlessPayloadKeyIds}` */

@@ -5,6 +5,9 @@
  * one least-privilege role per access group, tables, the payload and webhook-secrets KMS keys
  * and the Lambda environment.
  *
+ * Packaged with `--param sandbox=true`, so the sandbox functions are here; the stage without them,
+ * production refusals, access logs and source maps: guard-rails.test.ts.
+ *
  * Self-contained: it needs no global setup. It packages a temporary copy of the repository
  * (package-template.ts: node_modules symlinked) so that serverless-esbuild's work folder never
  * collides with a `serverless-offline` session running in the checkout.
@@ -69,7 +72,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   let resources: Record<string, Resource>;
 
   beforeAll(async () => {
-    packaged = await packageTemplate([], STAGE, REGION);
+    packaged = await packageTemplate(['--param', 'sandbox=true'], STAGE, REGION);
     ({ packageDir, serviceDir } = packaged);
     template = packaged.template as typeof template;
     resources = template.Resources;
@@ -124,6 +127,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     expect(lambda.Properties.Runtime).toBe('nodejs22.x');
     expect(lambda.Properties.Handler).toBe('functions/fallback/handler.handler');
     expect(routeTargets().get('$default')).toBe(logicalId);
+    // Its 404/405 table knows the /sandbox/* routes are deployed (lib/config/fallback-config.ts).
+    expect(lambda.Properties.Environment.Variables.SANDBOX_ROUTES).toBe('deployed');
   });
 
   it('uses payload format 2.0 and sizes payment functions for the 10 s authorizer timeout', () => {
@@ -407,7 +412,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(env.SESSIONS_TABLE).toBe(tableNames.SessionsTable);
       expect(env.REPLAY_TABLE).toBe(tableNames.ReplayTable);
       expect(env.IDEMPOTENCY_TABLE).toBe(tableNames.IdempotencyTable);
-      expect(env.NODE_OPTIONS).toContain('--enable-source-maps');
+      expect(env).not.toHaveProperty('NODE_OPTIONS'); // no --enable-source-maps (guard-rails.test.ts)
       expect(env).not.toHaveProperty('PUBLIC_BASE_URL'); // optional, absent unless the param is set
       // Absent unless set: no signing key = sandbox SRC disabled (404); no SDK URLs = sandbox SDK only.
       expect(env).not.toHaveProperty('SANDBOX_NETWORK_SIGNING_JWKS_URL');
@@ -443,7 +448,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     const routeIds = new Map(ofType('AWS::ApiGatewayV2::Route').map(([id, r]) => [r.Properties.RouteKey as string, id]));
     const dependsOn = asArray(stage.DependsOn);
     for (const routeKey of sandboxRoutes) expect(dependsOn, routeKey).toContain(routeIds.get(routeKey));
-    // The API's own routes are not throttled per route (account and stage defaults apply).
+    // The API's own routes are not throttled per route: the stage default applies (params' defaults).
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingRateLimit: 200, ThrottlingBurstLimit: 400 });
     expect(Object.keys(settings).some((key) => key.includes('/transactions/') || key.includes('/config/'))).toBe(false);
   });
 

@@ -2,6 +2,8 @@ import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { webhookDispatchDeps } from '../../lib/composition/webhook-delivery.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
 import { logger as rootLogger } from '../../lib/logger.js';
+import '../../lib/metrics/emf-recorder.js'; // the EMF adapter behind the metrics port
+import { metrics } from '../../lib/metrics/metrics.js';
 import { dueFromStream, runDelivery } from '../../lib/webhooks/delivery-function.js';
 
 /**
@@ -14,7 +16,12 @@ export const handler = withInvocationDeadline(async (event: DynamoDBStreamEvent 
   const logger = rootLogger.child({ function: 'webhookDelivery', requestId: context.awsRequestId });
   const records = (event as DynamoDBStreamEvent).Records;
   const keys = Array.isArray(records) ? dueFromStream(records, webhookDispatchDeps.now()) : undefined;
-  const processed = await runDelivery(webhookDispatchDeps, logger, keys, context.getRemainingTimeInMillis());
+  let processed: number;
+  try {
+    processed = await runDelivery(webhookDispatchDeps, logger, keys, context.getRemainingTimeInMillis());
+  } finally {
+    metrics.flush(); // once per invocation, like the API functions
+  }
   // Stream failures are never reported back: the sweep retries them, and a poison record must
   // not hold up the shard behind it.
   return keys ? { batchItemFailures: [] } : { processed };

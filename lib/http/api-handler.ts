@@ -11,6 +11,7 @@ import { requestContext } from './request-context.js';
 import type { AccessRequirement, ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas, SessionTokenPolicy } from './types.js';
 import { validateInput } from './validate.js';
 import { middyOptions, withInvocationDeadline } from './invocation-deadline.js';
+import { flushMetrics } from '../metrics/flush-middleware.js';
 
 export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteSchemas<P, Q, B> {
   /** For logs: e.g. "POST /transactions/outlets/{outletId}/orders". */
@@ -40,6 +41,7 @@ export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 ) {
   const guard = definition.idempotency === 'supported' ? idempotencyGuard() : undefined;
   const stack = middy<ApiEvent, ApiResponse, Error, ApiContext>(middyOptions)
+    .use(flushMetrics({ route: definition.route })) // outermost: flushes once, after the answer is decided
     .use(requestContext({ route: definition.route }))
     .use(problemDetails())
     .use(jsonBodyLimits())

@@ -3,6 +3,7 @@ import { DecryptCommand, GetPublicKeyCommand, type KMSClient } from '@aws-sdk/cl
 import { calculateJwkThumbprint } from 'jose';
 import type { ContentKeyUnwrapper, KeyWrapAlgorithm } from '../checkout/jwe.js';
 import { CheckoutDecryptionFailedError, DependencyUnavailableError, InternalError } from '../errors.js';
+import { recordDependencyFailure } from '../metrics/dependency-failures.js';
 
 
 export interface PayloadPublicKey {
@@ -122,5 +123,6 @@ function mapKmsError(error: unknown, badInput: ReadonlySet<string>, misconfigure
   const name = (error as { name?: string }).name ?? '';
   if (badInput.has(name)) return new CheckoutDecryptionFailedError(undefined, { cause: error });
   if (misconfigured.has(name)) return new InternalError(undefined, { cause: error });
+  recordDependencyFailure('kms', error);
   return new DependencyUnavailableError(undefined, { cause: error });
 }

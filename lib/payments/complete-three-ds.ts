@@ -13,6 +13,7 @@ import { failWithoutAuthorization } from './fail-without-authorization.js';
 import { runPayment, settledWith } from './run-payment.js';
 import { cresTransactionId } from './sandbox-three-ds.js';
 import { authenticatedEci } from './three-ds-policy.js';
+import { recordThreeDsResult } from '../metrics/payment-metrics.js';
 
 /**
  * SPEC 4.10: allowed only in AWAIT_3DS. The challenge outcome is the one the ACS recorded
@@ -41,8 +42,10 @@ export async function completeThreeDs(
   const masked = ctx.payment.paymentMethod;
   const credentialKey = threeDsCredentialKey(pending?.transactionId ?? transactionId);
   const fail = (code: string, reason: string) => failWithoutAuthorization(deps, ctx, { from: 'AWAIT_3DS', credentialKey }, { code, reason }, facts);
-  if (!pending) return fail('THREE_DS_EXPIRED', 'The 3DS challenge expired');
-  if (pending.result!.transStatus !== 'Y') return fail('THREE_DS_FAILED', 'Cardholder authentication failed');
+  const environment = ctx.merchant?.environment ?? 'production';
+  if (!pending) return fail('THREE_DS_EXPIRED', 'The 3DS challenge expired').then(counted(() => recordThreeDsResult(environment, 'expired')));
+  if (pending.result!.transStatus !== 'Y') return fail('THREE_DS_FAILED', 'Cardholder authentication failed').then(counted(() => recordThreeDsResult(environment, 'failed')));
+  recordThreeDsResult(environment, 'authenticated');
 
   const plaintext = await decryptCheckoutJwe(pending.jwe, deps.keys);
   const credential = parseDecryptedPayload(plaintext);
@@ -61,3 +64,9 @@ export async function completeThreeDs(
     facts,
   );
 }
+
+/** Records once the write that makes the result true has landed. */
+const counted = (record: () => void) => (payment: Payment): Payment => {
+  record();
+  return payment;
+};

@@ -18,6 +18,7 @@ import { loadPaymentContext } from './payment-context.js';
 import { assertNotExpired } from './credential-expiry.js';
 import { checkoutCredentialKey } from './credential-key.js';
 import { assertPayable, runPayment, settledWith } from './run-payment.js';
+import { recordReplayRefused } from '../metrics/payment-metrics.js';
 
 export interface PaymentIds {
   outletId: string;
@@ -60,7 +61,10 @@ export async function payWithClickToPay(
     decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys), // step 5
   ]);
   if (claimed.status === 'rejected') throw claimed.reason;
-  if (claimed.value.outcome === 'held') throw new CheckoutResponseReplayedError();
+  if (claimed.value.outcome === 'held') {
+    recordReplayRefused();
+    throw new CheckoutResponseReplayedError();
+  }
   if (settledWith(ctx.payment, checkoutCredentialKey(checkoutKey))) return ctx.payment; // the same checkout response again
   if (decrypted.status === 'rejected') throw decrypted.reason;
 

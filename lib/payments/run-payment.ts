@@ -10,6 +10,7 @@ import { retryAfter, settledOrConflict, takeLease, type LeaseClaim } from './lea
 import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
+import { recordAuthorization, recordThreeDsStepUp } from '../metrics/payment-metrics.js';
 
 export { assertPayable, settledWith } from './lease.js';
 
@@ -76,7 +77,9 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci)) {
     const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
-    return writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey);
+    const waiting = await writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey);
+    recordThreeDsStepUp(environmentOf(ctx));
+    return waiting;
   }
 
   facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
@@ -90,6 +93,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
     payerIp: facts.payerIp,
   };
   const outcome = await authorizeWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+    recordAuthorization(environmentOf(ctx), attempt.brand, 'failed');
     if (error instanceof AcquirerNotReachedError) return release(error);
     const until = deps.now() + deps.settings.inFlightMs;
     return park(until, new AuthorizationUnavailableError(undefined, { cause: error, headers: retryAfter(until - deps.now()) }));
@@ -123,9 +127,11 @@ async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   const { payment, order } = ctx;
   const patch = { ...outcomePatch(outcome, order, payment.paymentRef), ...masked(attempt) };
   const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey);
+  recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
   facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });
   if (attempt.from === 'AWAIT_3DS') await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   return final;
 }
 
+const environmentOf = (ctx: PaymentContext) => ctx.merchant?.environment ?? 'production';
 const masked = (attempt: PaymentAttempt) => ({ paymentMethod: attempt.masked, ...(attempt.eci ? { eci: attempt.eci } : {}) });

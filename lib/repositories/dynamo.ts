@@ -1,5 +1,6 @@
 import { unmarshall } from '@aws-sdk/util-dynamodb';
 import { DependencyUnavailableError, InternalError } from '../errors.js';
+import { recordDependencyFailure } from '../metrics/dependency-failures.js';
 
 /**
  * Thrown by repositories when a conditional write loses; use cases map it to a domain error.
@@ -41,6 +42,7 @@ export async function dynamo<T>(call: () => Promise<T>): Promise<T> {
 export function dynamoFailure(error: unknown): InternalError | DependencyUnavailableError {
   const name = (error as { name?: string } | undefined)?.name ?? '';
   if (MISCONFIGURATION.has(name)) return new InternalError(undefined, { cause: error });
+  recordDependencyFailure('dynamodb', error);
   return new DependencyUnavailableError(undefined, { cause: error });
 }
 

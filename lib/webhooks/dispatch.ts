@@ -4,6 +4,7 @@ import { ConditionFailed } from '../repositories/dynamo.js';
 import { eventKey, type EventRepository, type ItemKey, type StoredEvent } from '../repositories/event-repository.js';
 import type { WebhookSender } from './sender.js';
 import { signatureHeaders } from './signing.js';
+import { METRIC, metrics } from '../metrics/metrics.js';
 
 /** Where a merchant's events go, with the secrets that sign them (current first). */
 export interface WebhookEndpoint {
@@ -117,7 +118,9 @@ async function record(deps: DispatchDeps, key: ItemKey, event: StoredEvent, clai
     await deps.events.appendAttempt(key, attempt);
   }
   await deps.events.trimAttempts(key, [...event.attempts, attempt]).catch(() => undefined);
-  return result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';
+  const outcome = result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';
+  metrics.count(METRIC.webhookDeliveries, { outcome: outcome === 'retry' ? 'retrying' : outcome });
+  return outcome;
 }
 
 /** Everything due now, a bounded batch, a few at a time (the scheduled sweep and the local loop). */

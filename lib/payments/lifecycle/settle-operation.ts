@@ -7,6 +7,7 @@ import { stripItem } from '../../repositories/order-repository.js';
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../authorizer.js';
 import { retryAfter } from '../lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
+import { recordPaymentOperation } from '../../metrics/payment-metrics.js';
 
 /** Optimistic retries of the approval write; each lost race re-reads (others' writes are small). */
 const MAX_SETTLE_ATTEMPTS = 30;
@@ -28,7 +29,9 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
     const after: Payment = { ...current, ...totals, updatedAt: settledAt, operations: { ...current.operations, [ref]: { ...operation, state: 'SUCCEEDED', settledAt } } };
     const event = paymentEvent(operationEventType(operation.kind, after), order, after, now);
     try {
-      return await deps.operations.succeed(current, ref, totals, settledAt, [event], now);
+      const settled = await deps.operations.succeed(current, ref, totals, settledAt, [event], now);
+      recordPaymentOperation(operation.kind, 'succeeded');
+      return settled;
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
       current = await currentOf(deps, current, error);
@@ -41,7 +44,9 @@ export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: str
   const operation = seen.operations?.[ref];
   if (!operation || operation.state !== 'PENDING') return seen;
   try {
-    return await deps.operations.fail(seen, ref, operation, failure, new Date(deps.now()).toISOString());
+    const failed = await deps.operations.fail(seen, ref, operation, failure, new Date(deps.now()).toISOString());
+    recordPaymentOperation(operation.kind, 'failed');
+    return failed;
   } catch (error) {
     if (!(error instanceof ConditionFailed)) throw error;
     return currentOf(deps, seen, error); // someone recorded it first

@@ -1,0 +1,65 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { failureReason } from '../../lib/metrics/dependency-failures.js';
+import { EmfRecorder, emfRecorder } from '../../lib/metrics/emf-recorder.js';
+import { brandDimension, declineCodeDimension, metrics, useMetricsRecorder } from '../../lib/metrics/metrics.js';
+
+/** The port's rules: closed dimension sets, never throwing, one EMF line per dimension set. */
+afterEach(() => {
+  vi.restoreAllMocks();
+  useMetricsRecorder(emfRecorder);
+});
+
+describe('metrics port', () => {
+  it('keeps dimension values to closed sets', () => {
+    expect(declineCodeDimension('INSUFFICIENT_FUNDS')).toBe('INSUFFICIENT_FUNDS');
+    expect(declineCodeDimension('ACQ-7781 card 4111111111111111')).toBe('OTHER');
+    expect(brandDimension('VISA')).toBe('VISA');
+    expect(brandDimension('JCB')).toBe('UNKNOWN');
+    expect(brandDimension(undefined)).toBe('UNKNOWN');
+  });
+
+  it('names why a dependency failed: throttled, timeout, or unavailable', () => {
+    const named = (name: string) => Object.assign(new Error('x'), { name });
+    expect(failureReason(named('ThrottlingException'))).toBe('throttled');
+    expect(failureReason(named('ProvisionedThroughputExceededException'))).toBe('throttled');
+    expect(failureReason(named('TimeoutError'))).toBe('timeout');
+    expect(failureReason(named('AbortError'))).toBe('timeout');
+    expect(failureReason(Object.assign(new Error('x'), { code: 'ETIMEDOUT' }))).toBe('timeout');
+    expect(failureReason(named('InternalServerError'))).toBe('unavailable');
+    expect(failureReason(undefined)).toBe('unavailable');
+  });
+
+  it('never throws into a request, whatever the adapter does', () => {
+    const broken = () => {
+      throw new Error('adapter broke');
+    };
+    useMetricsRecorder({ count: broken, timing: broken, flush: broken });
+    expect(() => {
+      metrics.count('Authorizations', { outcome: 'approved' });
+      metrics.timing('Latency', 12, { route: 'GET /x' });
+      metrics.flush();
+    }).not.toThrow();
+  });
+
+  it('the EMF adapter writes one line per dimension set, with the values summed by CloudWatch', () => {
+    const lines: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation(((chunk: unknown) => {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      return true;
+    }) as typeof process.stdout.write);
+    const recorder = new EmfRecorder();
+    recorder.count('Authorizations', { environment: 'sandbox', brand: 'VISA', outcome: 'approved' });
+    recorder.count('Authorizations', { outcome: 'approved', brand: 'VISA', environment: 'sandbox' }); // same set, other order
+    recorder.timing('Latency', 12.6, { route: 'GET /x' });
+    recorder.flush();
+    const emf = lines.map((line) => JSON.parse(line));
+    expect(emf).toHaveLength(2);
+    expect(emf[0]).toMatchObject({ Authorizations: [1, 1], environment: 'sandbox', brand: 'VISA', outcome: 'approved' });
+    expect(emf[1]).toMatchObject({ Latency: 13, route: 'GET /x' });
+    expect(emf[1]).not.toHaveProperty('outcome'); // dimensions do not leak from one set to the next
+    expect(emf[1]._aws.CloudWatchMetrics[0].Metrics).toEqual([{ Name: 'Latency', Unit: 'Milliseconds' }]);
+    lines.length = 0;
+    recorder.flush(); // nothing recorded since: nothing written, no warning line
+    expect(lines).toEqual([]);
+  });
+});

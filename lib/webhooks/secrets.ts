@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { DependencyUnavailableError, InternalError } from '../errors.js';
+import { recordDependencyFailure } from '../metrics/dependency-failures.js';
 
 /**
  * Webhook signing secrets (SPEC 4.15). A secret is shown to the merchant once and otherwise
@@ -43,6 +44,7 @@ const BAD_STORED_DATA = new Set(['InvalidCiphertextException', 'IncorrectKeyExce
 function mapKmsError(error: unknown): Error {
   const name = (error as { name?: string }).name ?? '';
   if (MISCONFIGURED.has(name) || BAD_STORED_DATA.has(name)) return new InternalError(undefined, { cause: error });
+  recordDependencyFailure('kms', error);
   return new DependencyUnavailableError(undefined, { cause: error });
 }
 

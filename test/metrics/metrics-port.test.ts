@@ -1,4 +1,7 @@
+import { KMSClient } from '@aws-sdk/client-kms';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DependencyUnavailableError } from '../../lib/errors.js';
+import { KmsSecretSealer } from '../../lib/webhooks/secrets.js';
 import { failureReason } from '../../lib/metrics/dependency-failures.js';
 import { EmfRecorder, emfRecorder } from '../../lib/metrics/emf-recorder.js';
 import { brandDimension, declineCodeDimension, metrics, useMetricsRecorder } from '../../lib/metrics/metrics.js';
@@ -27,6 +30,15 @@ describe('metrics port', () => {
     expect(failureReason(Object.assign(new Error('x'), { code: 'ETIMEDOUT' }))).toBe('timeout');
     expect(failureReason(named('InternalServerError'))).toBe('unavailable');
     expect(failureReason(undefined)).toBe('unavailable');
+  });
+
+  it('a throttled webhook-secrets KMS call counts under the same kms/throttled the alarm watches', async () => {
+    const kms = new KMSClient({ region: 'eu-west-1', credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    vi.spyOn(kms, 'send').mockRejectedValue(Object.assign(new Error('slow down'), { name: 'ThrottlingException' }) as never);
+    const count = vi.spyOn(metrics, 'count');
+    const error = await new KmsSecretSealer(kms, 'alias/x').open('AAAA', 'm-1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DependencyUnavailableError);
+    expect(count).toHaveBeenCalledWith('DependencyErrors', { dependency: 'kms', reason: 'throttled' });
   });
 
   it('never throws into a request, whatever the adapter does', () => {

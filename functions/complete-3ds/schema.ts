@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** SPEC 4.10: the challenge result, as the ACS handed it to the browser. */
 export const completeThreeDsBody = z

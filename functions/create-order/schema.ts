@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { amountSchema } from '../../lib/http/amount-schema.js';
 
 export const createOrderBody = z

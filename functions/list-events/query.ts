@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { EVENT_ID } from '../../lib/events/payment-event.js';
 
 /** `?after=<event id>&limit=1..100` (default 50). */

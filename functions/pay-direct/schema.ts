@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { paymentDataSchema } from '../../lib/checkout/payment-data.js';
 import { amountSchema } from '../../lib/http/amount-schema.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/domain/merchant.js';
 import { ref } from '../../lib/http/params.js';
 

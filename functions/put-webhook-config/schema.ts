@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** 4.15 PUT body. The URL's safety (https, public address) is the use case's check. */
 export const webhookConfigBody = z

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { authenticator } from '../../lib/composition/core.js';
 import { merchantEventsDeps } from '../../lib/composition/merchant-events.js';
 import { EVENT_ID } from '../../lib/events/payment-event.js';

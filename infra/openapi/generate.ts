@@ -5,7 +5,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { z } from 'zod';
+import * as z from 'zod';
 import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
 import { payerIpQuery } from '../../lib/http/payment-request.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';

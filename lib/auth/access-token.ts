@@ -1,5 +1,5 @@
 import { errors as joseErrors, jwtVerify, type JWTHeaderParameters } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { UnauthenticatedError } from '../errors.js';
 import type { JwksSource } from '../jose/jwks-source.js';
 import type { PlatformPrincipal, TenantPrincipal } from './principal.js';

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { withInvocationDeadline } from '../http/invocation-deadline.js';
 import type { Context } from 'aws-lambda';
-import { z } from 'zod';
+import * as z from 'zod';
 import { NotFoundError } from '../errors.js';
 import { headerValue } from '../http/json-body.js';
 import { problemResponse } from '../http/problem-details.js';

@@ -5,7 +5,7 @@
  */
 import type { KeyObject } from 'node:crypto';
 import { compactVerify } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckoutExpiredError, CheckoutPayloadInvalidError, CheckoutSignatureInvalidError } from '../errors.js';
 import { decodeCanonicalBase64url } from '../jose/base64url.js';
 import { isLowS } from './ecdsa-low-s.js';

@@ -4,7 +4,7 @@
  * Validation messages never carry input values: zod 4 issues omit them, and the custom
  * checks below use fixed text.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckoutPayloadInvalidError } from '../errors.js';
 
 export interface PaymentCredential {

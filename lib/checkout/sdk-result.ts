@@ -4,7 +4,7 @@
  * passed on unmodified. Only its shape is checked here; the JWS inside is verified by
  * `verifyCheckoutJws`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { CheckoutPayloadInvalidError, InvalidRequestError, type FieldIssue } from '../errors.js';
 
 /** SPEC §6. The JWS is pure ASCII (base64url and dots), so characters equal bytes. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { commaList, parseEnv } from './parse-env.js';
 
 /** KMS key ids, ARNs or aliases of the payload-decryption keys, current first. */

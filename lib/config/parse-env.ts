@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Parses a slice of process.env with a zod schema once, at module load. A bad value

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { blankAsUnset, parseEnv, urlString } from './parse-env.js';
 
 /**

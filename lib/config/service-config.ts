@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { parseEnv, positiveInt, urlString } from './parse-env.js';
 
 /** Settings every function needs: storage and logging. Validated once per cold start. */

@@ -1,6 +1,6 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import type { Authenticator } from '../auth/authenticator.js';
 import { idempotencyGuard } from '../composition/idempotency.js';
 import { authenticate } from './authenticate.js';

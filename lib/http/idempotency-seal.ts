@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * What the idempotency table may hold (SPEC §1, §3: no card data, token, cryptogram or

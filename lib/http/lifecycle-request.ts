@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { toPaymentResource, type OperationKind } from '../domain/payment.js';
 import { lifecycleDeps } from '../composition/lifecycle.js';
 import { modifyPayment } from '../payments/lifecycle/modify-payment.js';

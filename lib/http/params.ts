@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { serviceConfig } from '../config/service-config.js';
 import { InternalError } from '../errors.js';
 import type { ApiEvent } from './types.js';

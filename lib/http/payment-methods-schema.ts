@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /** Body of 4.5/4.6: only known methods; at least one listed. */
 const setting = z.object({ enabled: z.boolean() }).strict();

@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import { z } from 'zod';
+import * as z from 'zod';
 import type { ApiEvent } from './types.js';
 
 /** `?payer_ip=` (SPEC 4.3 step 1): IPv4 or IPv6 when present. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * The response bodies of SPEC §3–4, as strict schemas. They document the API (OpenAPI is

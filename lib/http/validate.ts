@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { InvalidRequestError, type FieldIssue } from '../errors.js';
 import { parseJsonBody } from './json-body.js';
 import type { ApiContext, ApiEvent, ApiResponse, RouteSchemas } from './types.js';

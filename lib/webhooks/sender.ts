@@ -1,6 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
-import { z } from 'zod';
+import * as z from 'zod';
 import { deliveryErrorOf, type DeliveryError } from './delivery-error.js';
 import { parseWebhookUrl, guardedLookup, UnsafeWebhookUrlError, type LookupAll, type UnsafeWebhookUrlReason } from './url-guard.js';
 

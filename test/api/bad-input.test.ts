@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { handler as createOrder } from '../../functions/create-order/handler.js';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { handler as fallback } from '../../functions/fallback/handler.js';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import * as resources from '../../lib/http/resource-schemas.js';
 import { ENDPOINTS, type World } from '../support/endpoints.js';
 import { invoke } from '../support/invoke.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
 import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
 import { verifyCheckoutJws } from '../../lib/checkout/jws.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { commaList, parseEnv, urlString } from '../../lib/config/parse-env.js';
 
 describe('configuration parsing', () => {

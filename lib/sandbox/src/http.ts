@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import { withInvocationDeadline } from '../../http/invocation-deadline.js';
 import type { Context } from 'aws-lambda';
-import type { z } from 'zod';
+import type * as z from 'zod';
 import { AppError, DependencyUnavailableError, NotFoundError } from '../../errors.js';
 import { parseJsonBody, readJsonBody } from '../../http/json-body.js';
 import { problemResponse } from '../../http/problem-details.js';

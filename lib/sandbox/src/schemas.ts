@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * Request bodies of the sandbox SRC endpoints (docs/sandbox-src-contract.md). Unknown fields

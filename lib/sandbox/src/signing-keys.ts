@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { withCallSignal } from '../../aws/deadline.js';
 import type { JWK } from 'jose';
-import { z } from 'zod';
+import * as z from 'zod';
 import { DependencyUnavailableError, InternalError } from '../../errors.js';
 
 const privateJwk = z.looseObject({

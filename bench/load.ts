@@ -18,7 +18,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { cpus, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { z } from 'zod';
+import * as z from 'zod';
 import { freePort } from '../infra/local/ports.js';
 import { prepareLoadPayments } from './load-payments.js';
 import { clickToPay, formatRow, merchantConfig, TABLE_HEADER, type Row } from './load-runs.js';

@@ -1,14 +1,14 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
 import { toPaymentResource } from '../../lib/domain/payment.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, paymentParams, publicBaseUrl } from '../../lib/http/params.js';
 import { completeThreeDs } from '../../lib/payments/complete-three-ds.js';
 import { completeThreeDsBody } from './schema.js';
 
 
 /** SPEC 4.10 — complete a payment waiting for 3DS with the challenge result. */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/3ds',
     access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },

@@ -1,11 +1,11 @@
 import { authenticator } from '../../lib/composition/core.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { operationBody } from '../../lib/http/operation-body.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 
 /** SPEC 4.11 — capture (partial, several partials, or all that is left). */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/captures',
     access: { kind: 'permission', permission: 'CREATE_CAPTURE' },

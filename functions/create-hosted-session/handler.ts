@@ -1,11 +1,11 @@
 import { authenticator, orderRepository, sessionRepository } from '../../lib/composition/core.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, orderParams, publicBaseUrl } from '../../lib/http/params.js';
 import { createHostedSession } from '../../lib/services/hosted-sessions.js';
 
 /** SPEC 4.9 — a hosted-session token and checkout URL for one order. */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions',
     access: { kind: 'permission', permission: 'CREATE_ORDER' },

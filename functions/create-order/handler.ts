@@ -1,11 +1,11 @@
 import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, outletParams } from '../../lib/http/params.js';
 import { createOrder } from '../../lib/services/orders.js';
 import { createOrderBody } from './schema.js';
 
 /** SPEC 4.8 — create an order and its first payment. */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders',
     access: { kind: 'permission', permission: 'CREATE_ORDER' },

@@ -1,11 +1,11 @@
 import { authenticator } from '../../lib/composition/core.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { operationBody } from '../../lib/http/operation-body.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 
 /** SPEC 4.13 — refund (partial, several, or all that is captured and not yet refunded). */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/refunds',
     access: { kind: 'permission', permission: 'CREATE_REFUND' },

@@ -1,10 +1,10 @@
 import { authenticator } from '../../lib/composition/core.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 
 /** SPEC 4.12 — void an authorization while nothing is captured. No body. */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/reversals',
     access: { kind: 'permission', permission: 'CREATE_REVERSAL' },

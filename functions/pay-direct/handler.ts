@@ -1,14 +1,14 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
 import { toPaymentResource } from '../../lib/domain/payment.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { paymentParams, publicBaseUrl } from '../../lib/http/params.js';
 import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
 import { payWithDirectWallet } from '../../lib/payments/pay-direct-wallet.js';
 import { directWalletBody } from './schema.js';
 
 /** SPEC 4.4 — Direct Wallet: already-decrypted network token data. */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/click-to-pay/direct',
     access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },

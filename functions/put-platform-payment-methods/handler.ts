@@ -1,11 +1,11 @@
 import { authenticator, configRepository } from '../../lib/composition/core.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
 
 /** SPEC 4.5 PUT|POST — idempotent upsert of platform-level enablement. */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'PUT|POST /config/platform/configs/payment-methods',
     access: { kind: 'platform' },

@@ -1,11 +1,11 @@
 import { authenticator, configRepository } from '../../lib/composition/core.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, tenantParams } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
 
 /** SPEC 4.6 PUT|POST — tenant enablement; 409 when the platform has the method off. */
-export const handler = apiHandler(
+export const handler = idempotentApiHandler(
   {
     route: 'PUT|POST /config/tenants/{tenantRef}/configs/payment-methods',
     access: { kind: 'platform' },

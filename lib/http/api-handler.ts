@@ -2,9 +2,8 @@ import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { Authenticator } from '../auth/authenticator.js';
-import { idempotencyGuard } from '../composition/idempotency.js';
 import { authenticate } from './authenticate.js';
-import type { IdempotencySupport } from './idempotency.js';
+import type { IdempotencyGuard } from './idempotency.js';
 import { jsonBodyLimits } from './json-body.js';
 import { problemDetails } from './problem-details.js';
 import { requestContext } from './request-context.js';
@@ -19,12 +18,6 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   access: AccessRequirement;
   /** Hosted-session tokens are refused (403) unless the route says `'allowed'` (SPEC §1). */
   sessionTokens?: SessionTokenPolicy;
-  /**
-   * `'supported'`: the route honours an Idempotency-Key header (SPEC 4.13, lib/http/idempotency.ts)
-   * around its use-case call. Default: the header is ignored. Every POST that creates or
-   * changes something opts in; its access group then needs the table (iam.cjs IDEMPOTENCY_GROUPS).
-   */
-  idempotency?: IdempotencySupport;
   authenticator: Authenticator;
 }
 
@@ -39,7 +32,19 @@ export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
   definition: RouteDefinition<P, Q, B>,
   run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
 ) {
-  const guard = definition.idempotency === 'supported' ? idempotencyGuard() : undefined;
+  return buildApiHandler(definition, run, undefined);
+}
+
+/**
+ * The stack itself, with or without the Idempotency-Key guard. Routes that opt in go through
+ * ./idempotent-api-handler.ts, the only module that reaches the guard (and Powertools): a
+ * function whose route does not opt in never bundles nor loads it (cold start, README).
+ */
+export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
+  definition: RouteDefinition<P, Q, B>,
+  run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
+  guard: IdempotencyGuard | undefined,
+) {
   const stack = middy<ApiEvent, ApiResponse, Error, ApiContext>(middyOptions)
     .use(flushMetrics({ route: definition.route })) // outermost: flushes once, after the answer is decided
     .use(requestContext({ route: definition.route }))

@@ -2,6 +2,10 @@
  * Typed domain errors. Each maps to one row of SPEC §2. `detail` is what the client sees
  * and must never carry card data, tokens, keys or a dependency's raw text; anything
  * diagnostic goes in `cause`, which is logged (redacted) but never serialized to clients.
+ *
+ * Every error class of the service names itself (`override readonly name: string = '…'`): the
+ * deployed bundles are minified, where a class's own name is mangled, and the name is what a
+ * log line says (lib/logger.ts). test/deploy/bundle-contents.test.ts checks it in a bundle.
  */
 export interface FieldIssue {
   path: string;
@@ -34,12 +38,14 @@ export abstract class AppError extends Error {
 }
 
 export class InvalidRequestError extends AppError {
+  override readonly name: string = 'InvalidRequestError';
   readonly status = 400;
   readonly code = 'INVALID_REQUEST';
   readonly title = 'Bad Request';
 }
 
 export class UnauthenticatedError extends AppError {
+  override readonly name: string = 'UnauthenticatedError';
   readonly status = 401;
   readonly code = 'UNAUTHENTICATED';
   readonly title = 'Unauthorized';
@@ -49,12 +55,14 @@ export class UnauthenticatedError extends AppError {
 }
 
 export class PermissionDeniedError extends AppError {
+  override readonly name: string = 'PermissionDeniedError';
   readonly status = 403;
   readonly code = 'PERMISSION_DENIED';
   readonly title = 'Forbidden';
 }
 
 export class PlatformTokenRequiredError extends AppError {
+  override readonly name: string = 'PlatformTokenRequiredError';
   readonly status = 403;
   readonly code = 'PLATFORM_TOKEN_REQUIRED';
   readonly title = 'Forbidden';
@@ -64,6 +72,7 @@ export class PlatformTokenRequiredError extends AppError {
 }
 
 export class ClickToPayNotEnabledError extends AppError {
+  override readonly name: string = 'ClickToPayNotEnabledError';
   readonly status = 403;
   readonly code = 'CLICK_TO_PAY_NOT_ENABLED';
   readonly title = 'Forbidden';
@@ -73,6 +82,7 @@ export class ClickToPayNotEnabledError extends AppError {
 }
 
 export class DirectWalletNotEnabledError extends AppError {
+  override readonly name: string = 'DirectWalletNotEnabledError';
   readonly status = 403;
   readonly code = 'DIRECT_WALLET_NOT_ENABLED';
   readonly title = 'Forbidden';
@@ -82,6 +92,7 @@ export class DirectWalletNotEnabledError extends AppError {
 }
 
 export class NotFoundError extends AppError {
+  override readonly name: string = 'NotFoundError';
   readonly status = 404;
   readonly code = 'NOT_FOUND';
   readonly title = 'Not Found';
@@ -91,24 +102,28 @@ export class NotFoundError extends AppError {
 }
 
 export class MethodNotAllowedError extends AppError {
+  override readonly name: string = 'MethodNotAllowedError';
   readonly status = 405;
   readonly code = 'METHOD_NOT_ALLOWED';
   readonly title = 'Method Not Allowed';
 }
 
 export class PlatformNotEnabledError extends AppError {
+  override readonly name: string = 'PlatformNotEnabledError';
   readonly status = 409;
   readonly code = 'PLATFORM_NOT_ENABLED';
   readonly title = 'Conflict';
 }
 
 export class PaymentStateConflictError extends AppError {
+  override readonly name: string = 'PaymentStateConflictError';
   readonly status = 409;
   readonly code = 'PAYMENT_STATE_CONFLICT';
   readonly title = 'Conflict';
 }
 
 export class CheckoutResponseReplayedError extends AppError {
+  override readonly name: string = 'CheckoutResponseReplayedError';
   readonly status = 409;
   readonly code = 'CHECKOUT_RESPONSE_REPLAYED';
   readonly title = 'Conflict';
@@ -119,6 +134,7 @@ export class CheckoutResponseReplayedError extends AppError {
 
 /** Not in SPEC §2's table: 4.7 would move an outlet or a merchant to another owner. */
 export class OnboardingConflictError extends AppError {
+  override readonly name: string = 'OnboardingConflictError';
   readonly status = 409;
   readonly code = 'ONBOARDING_CONFLICT';
   readonly title = 'Conflict';
@@ -126,6 +142,7 @@ export class OnboardingConflictError extends AppError {
 
 /** SPEC §2, 4.13: another request with the same Idempotency-Key is still running. */
 export class IdempotencyKeyInUseError extends AppError {
+  override readonly name: string = 'IdempotencyKeyInUseError';
   readonly status = 409;
   readonly code = 'IDEMPOTENCY_KEY_IN_USE';
   readonly title = 'Conflict';
@@ -135,12 +152,14 @@ export class IdempotencyKeyInUseError extends AppError {
 }
 
 export class PayloadTooLargeError extends AppError {
+  override readonly name: string = 'PayloadTooLargeError';
   readonly status = 413;
   readonly code = 'PAYLOAD_TOO_LARGE';
   readonly title = 'Content Too Large';
 }
 
 export class UnsupportedMediaTypeError extends AppError {
+  override readonly name: string = 'UnsupportedMediaTypeError';
   readonly status = 415;
   readonly code = 'UNSUPPORTED_MEDIA_TYPE';
   readonly title = 'Unsupported Media Type';
@@ -151,6 +170,7 @@ export class UnsupportedMediaTypeError extends AppError {
 
 /** The 422 family: the checkout response could not be used. Details stay generic. */
 export class CheckoutSignatureInvalidError extends AppError {
+  override readonly name: string = 'CheckoutSignatureInvalidError';
   readonly status = 422;
   readonly code = 'CHECKOUT_SIGNATURE_INVALID';
   readonly title = 'Unprocessable Content';
@@ -160,6 +180,7 @@ export class CheckoutSignatureInvalidError extends AppError {
 }
 
 export class CheckoutExpiredError extends AppError {
+  override readonly name: string = 'CheckoutExpiredError';
   readonly status = 422;
   readonly code = 'CHECKOUT_EXPIRED';
   readonly title = 'Unprocessable Content';
@@ -169,6 +190,7 @@ export class CheckoutExpiredError extends AppError {
 }
 
 export class CheckoutDecryptionFailedError extends AppError {
+  override readonly name: string = 'CheckoutDecryptionFailedError';
   readonly status = 422;
   readonly code = 'CHECKOUT_DECRYPTION_FAILED';
   readonly title = 'Unprocessable Content';
@@ -178,12 +200,14 @@ export class CheckoutDecryptionFailedError extends AppError {
 }
 
 export class CheckoutPayloadInvalidError extends AppError {
+  override readonly name: string = 'CheckoutPayloadInvalidError';
   readonly status = 422;
   readonly code = 'CHECKOUT_PAYLOAD_INVALID';
   readonly title = 'Unprocessable Content';
 }
 
 export class AmountMismatchError extends AppError {
+  override readonly name: string = 'AmountMismatchError';
   readonly status = 422;
   readonly code = 'AMOUNT_MISMATCH';
   readonly title = 'Unprocessable Content';
@@ -193,6 +217,7 @@ export class AmountMismatchError extends AppError {
 }
 
 export class AmountExceedsAvailableError extends AppError {
+  override readonly name: string = 'AmountExceedsAvailableError';
   readonly status = 422;
   readonly code = 'AMOUNT_EXCEEDS_AVAILABLE';
   readonly title = 'Unprocessable Content';
@@ -203,6 +228,7 @@ export class AmountExceedsAvailableError extends AppError {
 
 /** SPEC §2, 4.13: the same Idempotency-Key with a different method, path, query, body or caller. */
 export class IdempotencyKeyReusedError extends AppError {
+  override readonly name: string = 'IdempotencyKeyReusedError';
   readonly status = 422;
   readonly code = 'IDEMPOTENCY_KEY_REUSED';
   readonly title = 'Unprocessable Content';
@@ -212,6 +238,7 @@ export class IdempotencyKeyReusedError extends AppError {
 }
 
 export class AuthorizationUnavailableError extends AppError {
+  override readonly name: string = 'AuthorizationUnavailableError';
   readonly status = 502;
   readonly code = 'AUTHORIZATION_UNAVAILABLE';
   readonly title = 'Bad Gateway';
@@ -221,6 +248,7 @@ export class AuthorizationUnavailableError extends AppError {
 }
 
 export class DependencyUnavailableError extends AppError {
+  override readonly name: string = 'DependencyUnavailableError';
   readonly status = 503;
   readonly code = 'DEPENDENCY_UNAVAILABLE';
   readonly title = 'Service Unavailable';
@@ -230,6 +258,7 @@ export class DependencyUnavailableError extends AppError {
 }
 
 export class InternalError extends AppError {
+  override readonly name: string = 'InternalError';
   readonly status = 500;
   readonly code = 'INTERNAL_ERROR';
   readonly title = 'Internal Server Error';

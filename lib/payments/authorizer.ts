@@ -62,7 +62,9 @@ export class OperationNotPerformedError extends Error {
 }
 
 /** 502 for a call that certainly did not reach the acquirer: the payment is free again at once. */
-export class AcquirerNotReachedError extends AuthorizationUnavailableError {}
+export class AcquirerNotReachedError extends AuthorizationUnavailableError {
+  override readonly name: string = 'AcquirerNotReachedError';
+}
 
 /**
  * Calls the authorizer with a hard timeout, also bounded by the invocation's deadline. A

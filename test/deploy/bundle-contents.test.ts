@@ -70,3 +70,26 @@ describe('function bundles carry only what the function uses', () => {
     expect((await inputs[name]).filter((module) => ZOD_LOCALES.test(module))).toEqual([]);
   });
 });
+
+describe('error names survive minification', () => {
+  it('every error class of lib/errors.ts, bundled minified, is still logged under its own name', async () => {
+    const result = await build({
+      entryPoints: [resolve(ROOT, 'lib/errors.ts')],
+      absWorkingDir: ROOT,
+      bundle: true,
+      minify: true,
+      platform: 'node',
+      format: 'esm',
+      write: false,
+      logLevel: 'silent',
+    });
+    const source = Buffer.from(result.outputFiles[0]!.contents).toString('base64');
+    const errors = (await import(`data:text/javascript;base64,${source}`)) as Record<string, unknown>;
+    const classes = Object.entries(errors).filter(
+      ([exported, value]) => exported !== 'AppError' && typeof value === 'function' && value.prototype instanceof Error,
+    ) as [string, new (detail?: string) => Error][];
+    expect(classes.length).toBeGreaterThan(20);
+    for (const [exported, ErrorClass] of classes) expect(new ErrorClass('detail').name).toBe(exported);
+  });
+});
+

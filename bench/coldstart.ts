@@ -1,0 +1,209 @@
+/**
+ * `npm run bench:coldstart` — module init of every packaged API function against a floor.
+ *
+ * 1. `osls package --stage test` of a temporary copy (offline, test/deploy/package-template.ts;
+ *    it builds the web page in the copy), so the bundles measured are the ones deployed.
+ * 2. Each API function's zip is unpacked; the floor (bench/coldstart-floor.ts: only what any 4.3
+ *    handler needs) is bundled with esbuild --bundle --minify --format=esm --platform=node and the
+ *    same createRequire banner serverless.yml gives the functions.
+ * 3. Rounds: in each, every function's bundle and the floor (several times, spread out) are
+ *    imported in random order, each in a fresh `node` process that times `await import(bundle)`
+ *    with performance.now() — module load, parse and top-level evaluation, i.e. Lambda's init.
+ *    Each process gets the function's own environment from the template (NODE_OPTIONS included),
+ *    CloudFormation references replaced with dummies; nothing at import touches the network.
+ *
+ * Prints per function: bundle size, median init, ratio to the floor's median; last line the worst.
+ * BENCH_COLDSTART_RUNS (default 15) rounds.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { packageTemplate } from '../test/deploy/package-template.js';
+
+const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
+const RUNS = Number(process.env.BENCH_COLDSTART_RUNS ?? 15);
+/** Floor imports per round: its median is the denominator of every ratio, so sample it more. */
+const FLOOR_PER_ROUND = 3;
+/** serverless.yml custom.esbuild.banner: ESM bundles with CommonJS inside need a real require. */
+const BANNER = "import { createRequire } from 'module'; const require = createRequire(import.meta.url);";
+
+interface Subject {
+  name: string;
+  bundle: string;
+  bytes: number;
+  env: Record<string, string>;
+  wall: number[];
+  cpu: number[];
+}
+
+interface Sample {
+  wall: number;
+  cpu: number;
+}
+
+interface RouteEntry {
+  name: string;
+  dir: string;
+  routes?: string[];
+}
+
+/** Values a handler reads at import; stand-ins for what CloudFormation fills in at deploy. */
+const DUMMY_ENV: Record<string, string> = {
+  AWS_REGION: 'eu-west-1',
+  AWS_ACCESS_KEY_ID: 'bench',
+  AWS_SECRET_ACCESS_KEY: 'bench',
+  AWS_LAMBDA_FUNCTION_NAME: 'bench',
+  AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+  CONFIG_TABLE: 'bench-config',
+  ORDERS_TABLE: 'bench-orders',
+  SESSIONS_TABLE: 'bench-sessions',
+  REPLAY_TABLE: 'bench-replay',
+  IDEMPOTENCY_TABLE: 'bench-idempotency',
+  AUTH_ISSUER: 'https://auth.example.invalid/',
+  AUTH_AUDIENCE: 'click-to-pay',
+  AUTH_JWKS_URL: 'https://auth.example.invalid/.well-known/jwks.json',
+  NETWORK_JWKS_URLS: 'visa=https://jwks.example.invalid/visa',
+  PAYLOAD_KEY_IDS: 'alias/bench-payload-current',
+  WEBHOOK_SECRETS_KEY_ID: 'alias/bench-webhook-secrets',
+};
+
+const CHILD = `
+const url = process.argv[1];
+const cpu = process.cpuUsage();
+const started = performance.now();
+await import(url);
+const wall = performance.now() - started;
+const used = process.cpuUsage(cpu);
+process.stdout.write(JSON.stringify({ wall, cpu: (used.user + used.system) / 1000 }));
+`;
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function importOnce(subject: Subject): Promise<Sample> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, ['--input-type=module', '-e', CHILD, pathToFileURL(subject.bundle).href], {
+      env: { PATH: process.env.PATH, ...subject.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      // A minified bundle's line is the whole file: show only the end of what went wrong.
+      if (code !== 0) return reject(new Error(`${subject.name}: import failed (exit ${code}): …${err.slice(-1_500)}`));
+      resolvePromise(JSON.parse(out) as Sample);
+    });
+  });
+}
+
+/** The function's environment from the template: strings kept, CloudFormation intrinsics → dummies. */
+function environmentOf(resource: { Properties: { Environment?: { Variables?: Record<string, unknown> } } } | undefined): Record<string, string> {
+  const env = { ...DUMMY_ENV };
+  for (const [key, value] of Object.entries(resource?.Properties.Environment?.Variables ?? {})) {
+    if (typeof value === 'string') env[key] = value;
+  }
+  return withNodeOptionsOverride(env);
+}
+
+/** BENCH_COLDSTART_NODE_OPTIONS, when set (even empty), replaces the template's NODE_OPTIONS: to compare. */
+function withNodeOptionsOverride(env: Record<string, string>): Record<string, string> {
+  const override = process.env.BENCH_COLDSTART_NODE_OPTIONS;
+  if (override === undefined) return env;
+  const { NODE_OPTIONS: _ignored, ...rest } = env;
+  return override ? { ...rest, NODE_OPTIONS: override } : rest;
+}
+
+function logicalIdOf(functionName: string): string {
+  // serverless' naming: getMerchantConfig → GetMerchantConfigLambdaFunction.
+  return `${functionName[0]!.toUpperCase()}${functionName.slice(1).replace(/-/g, 'Dash').replace(/_/g, 'Underscore')}LambdaFunction`;
+}
+
+async function buildFloor(dir: string): Promise<string> {
+  const outfile = join(dir, 'floor', 'index.mjs');
+  await build({
+    entryPoints: [join(ROOT, 'bench/coldstart-floor.ts')],
+    bundle: true,
+    minify: true,
+    format: 'esm',
+    platform: 'node',
+    banner: { js: BANNER },
+    outfile,
+    logLevel: 'error',
+  });
+  return outfile;
+}
+
+function shuffle<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
+
+async function main(): Promise<void> {
+  const work = mkdtempSync(join(tmpdir(), 'ctp-coldstart-'));
+  console.log('packaging with osls (stage test, offline)…');
+  const packaged = await packageTemplate();
+  try {
+    const { functions } = JSON.parse(readFileSync(join(ROOT, 'functions/routes.json'), 'utf8')) as { functions: RouteEntry[] };
+    const api = [...functions.filter((entry) => (entry.routes ?? []).length > 0), { name: 'fallback', dir: 'fallback' }];
+    const subjects: Subject[] = [];
+    for (const entry of api) {
+      const resource = packaged.template.Resources[logicalIdOf(entry.name)];
+      if (!resource) continue; // not packaged on this stage
+      const dir = join(work, entry.name);
+      mkdirSync(dir, { recursive: true });
+      const unzip = spawnSync('unzip', ['-q', '-o', join(packaged.packageDir, `${entry.name}.zip`), '-d', dir], { encoding: 'utf8' });
+      if (unzip.status !== 0) throw new Error(`unzip ${entry.name}.zip: ${unzip.stderr}`);
+      const bundle = join(dir, 'functions', entry.dir, 'handler.mjs');
+      subjects.push({ name: entry.name, bundle, bytes: statSync(bundle).size, env: environmentOf(resource), wall: [], cpu: [] });
+    }
+    const floorBundle = await buildFloor(work);
+    const nodeOptions = subjects[0]?.env.NODE_OPTIONS;
+    // The floor runs under the same NODE_OPTIONS as the functions (it has no source map to load).
+    const floor: Subject = { name: 'floor', bundle: floorBundle, bytes: statSync(floorBundle).size, env: { ...DUMMY_ENV, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) }, wall: [], cpu: [] };
+
+    console.log(`${subjects.length} API functions, ${RUNS} rounds, NODE_OPTIONS=${nodeOptions ?? '(none)'}, node ${process.version}`);
+    for (let round = 1; round <= RUNS; round++) {
+      const order = shuffle([...subjects, ...Array.from({ length: FLOOR_PER_ROUND }, () => floor)]);
+      for (const subject of order) {
+        const sample = await importOnce(subject);
+        subject.wall.push(sample.wall);
+        subject.cpu.push(sample.cpu);
+      }
+      process.stdout.write(`\rround ${round}/${RUNS}`);
+    }
+    process.stdout.write('\n');
+
+    // Wall time (performance.now()) is what a cold start costs; CPU time (process.cpuUsage()) is the
+    // same work without the wait for a core, steadier when the machine is shared.
+    const floorWall = median(floor.wall);
+    const floorCpu = median(floor.cpu);
+    const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
+    const rows = subjects.map((subject) => ({ subject, wall: median(subject.wall) / floorWall, cpu: median(subject.cpu) / floorCpu }));
+    console.log('| function | bundle | median init (wall) | ratio | median init (CPU) | ratio |\n|---|---:|---:|---:|---:|---:|');
+    console.log(`| floor (bench/coldstart-floor.ts) | ${kib(floor.bytes)} | ${floorWall.toFixed(1)} ms | 1.00 | ${floorCpu.toFixed(1)} ms | 1.00 |`);
+    for (const { subject, wall, cpu } of rows) {
+      const cells = [kib(subject.bytes), `${median(subject.wall).toFixed(1)} ms`, wall.toFixed(2), `${median(subject.cpu).toFixed(1)} ms`, cpu.toFixed(2)];
+      console.log(`| ${subject.name} | ${cells.join(' | ')} |`);
+    }
+    const worstWall = rows.reduce((a, b) => (b.wall > a.wall ? b : a));
+    const worstCpu = rows.reduce((a, b) => (b.cpu > a.cpu ? b : a));
+    console.log(`worst ratio to the floor: wall ${worstWall.wall.toFixed(2)} (${worstWall.subject.name}), CPU ${worstCpu.cpu.toFixed(2)} (${worstCpu.subject.name})`);
+  } finally {
+    packaged.cleanup();
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();

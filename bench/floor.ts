@@ -15,8 +15,9 @@ import type { PreparedPayment } from './fixtures.js';
  * - `minimalFloorPayment`: what any implementation must do, one call after the other (the
  *   issue's list: session GetItem, order and payment read, replay-claim PutItem, KMS Decrypt,
  *   JWS verify, AES decrypt, one lease write, one final write) plus the acquirer call, which
- *   no implementation can skip (here the sandbox acquirer's DynamoDB write). Handler ÷ this =
- *   overhead and design together.
+ *   no implementation can skip (here the sandbox acquirer's DynamoDB write); the final write
+ *   carries the payment's webhook event, as SPEC 4.15 requires of that very write. Handler ÷
+ *   this = overhead and design together.
  */
 export interface Floor {
   networkKey: Awaited<ReturnType<typeof importJWK>>;
@@ -80,7 +81,17 @@ async function floorCalls(floor: Floor, p: PreparedPayment, parallel: boolean): 
   await documentClient.send(
     new UpdateCommand({ TableName: tables.orders, Key: { pk: `SANDBOX_ACQUIRER#${p.paymentRef}`, sk: 'OPERATION' }, UpdateExpression: 'SET outcome = if_not_exists(outcome, :o)', ExpressionAttributeValues: { ':o': { approved: true } }, ReturnValues: 'ALL_NEW' }),
   );
+  // The final write also records the payment's webhook event (SPEC 4.15: in the same write that
+  // changes the payment), as any implementation of the current contract must: the same one write.
+  const event = { id: `evt_${p.paymentRef}`, type: 'payment.authorised', createdAt: new Date().toISOString(), merchantRef: 'bench-merchant', body: JSON.stringify({ data: p.body, at: Date.now() }).slice(0, 1500) };
   await documentClient.send(
-    new UpdateCommand({ TableName: tables.orders, Key: key, UpdateExpression: 'SET #s = :a', ConditionExpression: '#s = :p', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':a': 'AUTHORISED', ':p': 'PROCESSING' } }),
+    new UpdateCommand({
+      TableName: tables.orders,
+      Key: key,
+      UpdateExpression: 'SET #s = :a, outbox = list_append(if_not_exists(outbox, :none), :events), dueShard = :shard, dueAt = :now',
+      ConditionExpression: '#s = :p',
+      ExpressionAttributeNames: { '#s': 'state' },
+      ExpressionAttributeValues: { ':a': 'AUTHORISED', ':p': 'PROCESSING', ':none': [], ':events': [event], ':shard': 'DUE#0', ':now': Date.now() },
+    }),
   );
 }

@@ -56,7 +56,7 @@ function abandonedAt(deps: PaymentDeps, current: Payment): number {
 }
 
 /** The item the failed condition saw (ALL_OLD), else a strongly consistent read. */
-export async function currentOf(deps: PaymentDeps, payment: Payment, error: ConditionFailed): Promise<Payment | undefined> {
+export async function currentOf(deps: { payments: Pick<PaymentDeps['payments'], 'get'> }, payment: Pick<Payment, 'orderRef' | 'paymentRef'>, error: ConditionFailed): Promise<Payment | undefined> {
   if (error.existing) return stripItem<Payment>(error.existing);
   return deps.payments.get(payment.orderRef, payment.paymentRef);
 }

@@ -3,9 +3,8 @@ import { stateAfterOperations, type Payment, type PaymentFailure } from '../../d
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../../errors.js';
 import { operationEventType, paymentEvent } from '../../events/payment-event.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
-import { stripItem } from '../../repositories/order-repository.js';
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../authorizer.js';
-import { retryAfter } from '../lease.js';
+import { currentOf as paymentAsItWas, retryAfter } from '../lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
 import { recordPaymentOperation } from '../../metrics/payment-metrics.js';
 
@@ -81,9 +80,9 @@ export function totalsAfter(payment: Payment, kind: 'CAPTURE' | 'REFUND' | 'REVE
   return { state, capturedAmount, refundedAmount, refundable };
 }
 
+/** The payment as the failed condition saw it (lease.ts `currentOf`); it must still exist. */
 export async function currentOf(deps: LifecycleDeps, seen: Payment, error: ConditionFailed): Promise<Payment> {
-  if (error.existing) return stripItem<Payment>(error.existing);
-  const fresh = await deps.payments.get(seen.orderRef, seen.paymentRef);
-  if (!fresh) throw new PaymentStateConflictError('The payment is gone.');
-  return fresh;
+  const current = await paymentAsItWas(deps, seen, error);
+  if (!current) throw new PaymentStateConflictError('The payment is gone.');
+  return current;
 }

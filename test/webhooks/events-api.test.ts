@@ -7,6 +7,9 @@ import { handler as deliveryHandler } from '../../functions/webhook-delivery/han
 import { invoke } from '../support/invoke.js';
 import { aed, authorizedWorld, capture, refund, reverse } from '../support/lifecycle.js';
 import { sessionTokenFor } from '../support/sessions.js';
+import { tokenData } from '../support/direct-wallet.js';
+import { payDirectly } from '../support/payments.js';
+import { seedWorld } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
 
@@ -70,6 +73,25 @@ describe('the webhook delivery function', () => {
     await schedule();
     const listed = await list(reversed.merchantRef);
     expect(listed.body.events.map((e: { type: string }) => e.type)).toEqual(['payment.authorised', 'payment.reversed']);
+  });
+});
+
+describe('the event catalogue at authorization (SPEC 4.15)', () => {
+  const typesOf = async (merchantRef: string) => (await list(merchantRef)).body.events.map((e: { type: string; data: { state: string } }) => [e.type, e.data.state]);
+
+  it('a decline raises payment.failed, a 3DS step-up payment.await_3ds, a PURCHASE authorised and captured (in that order)', async () => {
+    const declined = await seedWorld({}, { directWallet: true, amount: 1051 });
+    expect((await payDirectly(declined, token, tokenData())).body.state).toBe('FAILED');
+    const stepUp = await seedWorld({}, { directWallet: true });
+    expect((await payDirectly(stepUp, token, tokenData({ eci: '07' }))).body.state).toBe('AWAIT_3DS');
+    const purchase = await authorizedWorld({ action: 'PURCHASE' });
+    await schedule();
+    expect(await typesOf(declined.merchantRef)).toEqual([['payment.failed', 'FAILED']]);
+    expect(await typesOf(stepUp.merchantRef)).toEqual([['payment.await_3ds', 'AWAIT_3DS']]);
+    expect(await typesOf(purchase.merchantRef)).toEqual([
+      ['payment.authorised', 'CAPTURED'],
+      ['payment.captured', 'CAPTURED'],
+    ]);
   });
 });
 

@@ -1,3 +1,4 @@
+import type { PaymentState } from '../../lib/domain/payment.js';
 /** The service API (SPEC §4) as the hosted page uses it, authorised by the session token. */
 
 export interface Amount {
@@ -31,18 +32,8 @@ export interface EncryptionKeys {
   keys: EncryptionKey[];
 }
 
-export type PaymentState =
-  | 'STARTED'
-  | 'PROCESSING'
-  | 'AUTHORISED'
-  | 'CAPTURED'
-  | 'AWAIT_3DS'
-  | 'FAILED'
-  // After the merchant captured, reversed or refunded (4.11–4.13): the shopper's payment was made.
-  | 'PARTIALLY_CAPTURED'
-  | 'REVERSED'
-  | 'PARTIALLY_REFUNDED'
-  | 'REFUNDED';
+// The server's own states (type-only: nothing of lib/ is bundled into the page).
+export type { PaymentState };
 
 export interface Payment {
   paymentRef: string;

@@ -51,24 +51,18 @@ export async function payWithClickToPay(
     throw new CheckoutSignatureInvalidError(undefined, { cause: new Error('sandbox network key used for a production merchant') });
   }
 
-  // Steps 4 and 5 do not depend on each other: the replay claim and the KMS unwrap run at once
-  // (one round trip less). The claim's answer still comes first, as in the SPEC's order; the
-  // price is a KMS call for a replayed or repeated response, which only a network-signed
-  // response can cause.
-  const checkoutKey = replayKeyOf(network!, verified);
-  const [claimed, decrypted] = await Promise.allSettled([
-    deps.replay.claim(checkoutKey, ids.paymentRef, deps.now()), // step 4: replay guard
-    decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys), // step 5
-  ]);
-  if (claimed.status === 'rejected') throw claimed.reason;
-  if (claimed.value.outcome === 'held') {
+  // Step 4 before step 5, never beside it: KMS's RSA Decrypt quota is shared by the account
+  // (the first limit the scale plan names), so a replayed or repeated checkout response must
+  // be answered without spending a Decrypt on it.
+  const checkoutKey = replayKeyOf(network!, verified); // step 4: replay guard
+  const claim = await deps.replay.claim(checkoutKey, ids.paymentRef, deps.now());
+  if (claim.outcome === 'held') {
     recordReplayRefused();
     throw new CheckoutResponseReplayedError();
   }
   if (settledWith(ctx.payment, checkoutCredentialKey(checkoutKey))) return ctx.payment; // the same checkout response again
-  if (decrypted.status === 'rejected') throw decrypted.reason;
 
-  const plaintext = decrypted.value;
+  const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
   const credential = parseDecryptedPayload(plaintext); // step 6
   assertNotExpired(credential, deps.now());
   const eci = resolveEci(credential, verified.payload.assuranceData?.eci);

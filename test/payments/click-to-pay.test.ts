@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateKeyPair, exportJWK } from 'jose';
-import { documentClient } from '../../lib/aws/clients.js';
+import { DecryptCommand } from '@aws-sdk/client-kms';
+import { documentClient, kmsClient } from '../../lib/aws/clients.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
@@ -114,10 +115,15 @@ describe('exactly-once authorization', () => {
     const [a, b] = [await seedWorld(), await seedWorld()];
     const sdkResult = await checkoutResponse();
     expect((await pay(a, token, sdkResult)).status).toBe(200);
+    // Step 4 before step 5: a replay, or the same response again, costs no KMS Decrypt (a shared quota).
+    const decrypts = vi.spyOn(kmsClient, 'send');
     const replay = await pay(b, token, sdkResult);
     expect(replay.status).toBe(409);
     expect(replay.body.code).toBe('CHECKOUT_RESPONSE_REPLAYED');
     expect(calls(b.paymentRef)).toBe(0);
+    expect((await pay(a, token, sdkResult)).status).toBe(200); // the same request again: the stored outcome
+    expect(decrypts.mock.calls.filter(([command]) => command instanceof DecryptCommand)).toHaveLength(0);
+    decrypts.mockRestore();
   });
 
   it('50 concurrent submissions of one payment end in exactly one authorization', async () => {

@@ -15,9 +15,9 @@
  *   depends on those routes: API Gateway refuses RouteSettings for a route key that does not
  *   exist yet.
  * - `provider.logs.httpApi.format: ${file(./infra/serverless/http-api.cjs):serverlessAccessLogFormat}`
- *   JSON access logs (osls creates the log group with provider.logRetentionInDays). The path is
- *   `$context.path`, never the URI with its query: the checkout link carries the session token
- *   in `?session=`.
+ *   JSON access logs (osls creates the log group with provider.logRetentionInDays). The route
+ *   key only, never the path or the URI with its query: the checkout link carries the session
+ *   token in `?session=`, and a path is whatever the caller sent.
  */
 
 const naming = require('osls/lib/plugins/aws/lib/naming.js');
@@ -26,7 +26,9 @@ const { stageSettings } = require('./stage.cjs');
 
 /**
  * One access-log line per request. No query string, no headers, no authorizer data: nothing
- * here may carry a token. `$context.path` is the path alone (HTTP API); routeKey names the route.
+ * here may carry a token. Not the path either: these lines never pass the service's logger and
+ * its card-number redaction, and a caller chooses the path (a 16-digit "orderRef", or anything
+ * the $default route catches). routeKey names the route template instead.
  */
 const ACCESS_LOG_FIELDS = Object.freeze({
   requestId: '$context.requestId',
@@ -34,7 +36,6 @@ const ACCESS_LOG_FIELDS = Object.freeze({
   ip: '$context.identity.sourceIp',
   httpMethod: '$context.httpMethod',
   routeKey: '$context.routeKey',
-  path: '$context.path',
   status: '$context.status',
   protocol: '$context.protocol',
   responseLength: '$context.responseLength',

@@ -28,8 +28,8 @@ const URL_PARAMS = Object.freeze([
   'clickToPaySdkUrls',
   'corsAllowedOrigins',
 ]);
-/** A host in the reserved `.invalid` TLD, e.g. https://auth.example.invalid/… */
-const PLACEHOLDER_HOST = /\.invalid(?![a-z0-9.-])/i;
+/** A host in the reserved `.invalid` TLD, e.g. https://auth.example.invalid/… (a trailing root dot too). */
+const PLACEHOLDER_HOST = /\.invalid\.?(?![a-z0-9.-])/i;
 
 function isProductionStage(stage) {
   return !NON_PRODUCTION_STAGES.includes(stage) && !/^sandbox(-|$)/.test(stage);

@@ -14,8 +14,8 @@
  * - optional variables of one access group only (a key URL belongs to the function that signs):
  *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc) and CLICK_TO_PAY_SDK_URLS (checkoutPage),
  *   each only when its param is set
- * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group only (the functions that seal webhook
- *   signing secrets): this stack's webhook-secrets alias (iam.cjs)
+ * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group (which seals webhook signing secrets) and
+ *   the webhookDelivery group (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
  * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
  *   function's package patterns; each must match a file, so a deployment can never ship the
  *   hosted page without its build (`npm run build:web` first)

@@ -21,7 +21,8 @@
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
- * 'supported'`: orders, payments, paymentsDecrypt, configWrite), the `Idempotency` statement:
+ * 'supported'`: orders, payments, paymentsDecrypt, configWrite, lifecycle, webhookEvents), the
+ * `Idempotency` statement:
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log

@@ -4,7 +4,8 @@ import { parseEnv } from './parse-env.js';
 /**
  * The symmetric KMS key that seals merchants' webhook signing secrets (SPEC 4.15): a key id,
  * key ARN or alias. Loaded only by the functions that seal or open those secrets
- * (lib/composition/webhooks.ts); serverless.yml gives it to the webhookConfig group only.
+ * (lib/composition/webhook-secrets.ts); serverless.yml gives it to the webhookConfig group (seal)
+ * and the webhookDelivery group (open) only.
  */
 const schema = z.object({
   WEBHOOK_SECRETS_KEY_ID: z.string().trim().min(1),

@@ -21,7 +21,7 @@ export const METRIC = {
   replaysRefused: 'ReplaysRefused',
   /** dims: operation (capture | refund | reversal), outcome (succeeded | failed) */
   paymentOperations: 'PaymentOperations',
-  /** dims: dependency (dynamodb | kms), reason (throttled | timeout | unavailable) — each 503 cause */
+  /** dims: dependency (dynamodb | kms), reason (throttled | timeout | unavailable) — every failed call, also one a retry recovered from (a throttling signal, not a count of 503 answers: ServerErrors counts those) */
   dependencyErrors: 'DependencyErrors',
   /** dims: code (INTERNAL_ERROR | AUTHORIZATION_UNAVAILABLE | DEPENDENCY_UNAVAILABLE) — every 5xx answered */
   serverErrors: 'ServerErrors',

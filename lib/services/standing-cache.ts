@@ -6,7 +6,7 @@ export interface StandingSource {
   load(tenantRef: string, merchantRef: string): Promise<MerchantStanding>;
 }
 
-/** Warm functions keep at most this many merchants (an LRU bound on memory). */
+/** Warm functions keep at most this many merchants (oldest entry out first: a bound on memory). */
 const MAX_ENTRIES = 2_000;
 
 /**

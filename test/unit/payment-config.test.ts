@@ -34,3 +34,44 @@ describe('payment configuration', () => {
     await expect(load(env)).rejects.toThrow(/Invalid configuration/);
   });
 });
+
+describe('CONFIG_CACHE_SECONDS (the standing cache’s staleness bound)', () => {
+  const NETWORKS = { NETWORK_JWKS_URLS: 'visa=https://v.example/jwks' };
+
+  it('defaults to 10 s and takes 0–300', async () => {
+    const saved = process.env.CONFIG_CACHE_SECONDS;
+    delete process.env.CONFIG_CACHE_SECONDS;
+    try {
+      expect((await load(NETWORKS)).CONFIG_CACHE_SECONDS).toBe(10);
+    } finally {
+      if (saved !== undefined) process.env.CONFIG_CACHE_SECONDS = saved;
+    }
+    expect((await load({ ...NETWORKS, CONFIG_CACHE_SECONDS: '0' })).CONFIG_CACHE_SECONDS).toBe(0);
+    expect((await load({ ...NETWORKS, CONFIG_CACHE_SECONDS: '300' })).CONFIG_CACHE_SECONDS).toBe(300);
+    for (const bad of ['301', '-1', '1.5', 'ten']) await expect(load({ ...NETWORKS, CONFIG_CACHE_SECONDS: bad }), bad).rejects.toThrow(/CONFIG_CACHE_SECONDS/);
+  });
+
+  it('is what the payment functions cache for, in seconds', async () => {
+    vi.resetModules();
+    vi.stubEnv('CONFIG_CACHE_SECONDS', '7');
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { paymentDeps } = await import('../../lib/composition/payments.js');
+      const { configRepository } = await import('../../lib/composition/core.js');
+      const reads = vi.spyOn(configRepository, 'getMerchant').mockResolvedValue(undefined);
+      vi.spyOn(configRepository, 'getPlatformMethods').mockResolvedValue(undefined);
+      vi.spyOn(configRepository, 'getTenantMethods').mockResolvedValue(undefined);
+      await paymentDeps.standing.load('t-1', 'm-1');
+      vi.setSystemTime(Date.now() + 6_999);
+      await paymentDeps.standing.load('t-1', 'm-1');
+      expect(reads).toHaveBeenCalledTimes(1);
+      vi.setSystemTime(Date.now() + 1);
+      await paymentDeps.standing.load('t-1', 'm-1');
+      expect(reads).toHaveBeenCalledTimes(2);
+    } finally {
+      vi.useRealTimers();
+      vi.unstubAllEnvs();
+      vi.restoreAllMocks();
+    }
+  });
+});

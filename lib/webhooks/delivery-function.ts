@@ -1,10 +1,8 @@
 import type { DynamoDBRecord } from 'aws-lambda';
 import type { Logger } from '../logger.js';
 import type { ItemKey } from '../repositories/event-repository.js';
-import { processDue, sweep, type DispatchDeps } from './dispatch.js';
+import { DELIVERY_RESERVE_MS, processDue, sweep, type DispatchDeps } from './dispatch.js';
 
-/** Work is not started with less than this left: a send takes up to 10 s, then the record. */
-export const DELIVERY_RESERVE_MS = 12_000;
 
 /**
  * The stream's fast path: keys of items that became due now (an outbox filled, a redelivery).

@@ -4,7 +4,11 @@ import { ConditionFailed } from '../repositories/dynamo.js';
 import { eventKey, type EventRepository, type ItemKey, type StoredEvent } from '../repositories/event-repository.js';
 import type { WebhookSender } from './sender.js';
 import { signatureHeaders } from './signing.js';
+import { remainingMs } from '../aws/deadline.js';
 import { METRIC, metrics } from '../metrics/metrics.js';
+
+/** Work is not started with less than this left: a send takes up to 10 s, then the record. */
+export const DELIVERY_RESERVE_MS = 12_000;
 
 /** Where a merchant's events go, with the secrets that sign them (current first). */
 export interface WebhookEndpoint {
@@ -79,27 +83,39 @@ export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<Out
  * due again after the next backoff delay, or failed for good after the last.
  */
 export async function deliver(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome> {
+  // A send takes up to the sender's timeout and its record must land before the invocation's
+  // deadline: with less time left the event stays due for the next invocation (stream or sweep).
+  if (remainingMs() < DELIVERY_RESERVE_MS) return 'skipped';
   const now = deps.now();
   const claimedUntil = now + deps.settings.claimMs;
   const event = await deps.events.claim(key, now, claimedUntil);
   if (!event) return 'skipped';
   const at = new Date(now).toISOString();
   let endpoint: WebhookEndpoint | undefined;
+  let headers: Record<string, string>;
   try {
     endpoint = await deps.endpoints.endpointFor(event.merchantRef, now);
+    if (!endpoint || !endpoint.enabled || endpoint.secrets.length === 0) return await notConfigured(deps, key, claimedUntil, at, logger, event.id);
+    headers = { ...signatureHeaders({ id: event.id, timestamp: new Date(now), body: event.body, secrets: endpoint.secrets }) };
   } catch (error) {
-    // The secrets could not be opened (KMS, DynamoDB): an attempt like any failed one, on the
-    // same schedule, so a lasting fault ends FAILED and shows in the history instead of looping.
+    // The secrets could not be opened (KMS, DynamoDB) or do not sign: an attempt like any failed
+    // one, on the same schedule, so a lasting fault ends FAILED and shows in the history.
     logger.warn('webhook secrets unavailable', { eventId: event.id, merchantRef: event.merchantRef, error });
     return record(deps, key, event, claimedUntil, { ok: false, error: 'secrets-unavailable', durationMs: 0 }, at, logger);
   }
-  if (!endpoint || !endpoint.enabled || endpoint.secrets.length === 0) {
-    await deps.events.recordAttempt(key, claimedUntil, { at, error: 'not-configured', durationMs: 0 }, { status: 'NOT_CONFIGURED' });
-    return 'not-configured';
-  }
-  const headers = signatureHeaders({ id: event.id, timestamp: new Date(now), body: event.body, secrets: endpoint.secrets });
-  const result = await deps.sender.send({ url: endpoint.url, body: event.body, headers: { ...headers }, allowLoopback: endpoint.allowLoopback });
+  const result = await deps.sender.send({ url: endpoint.url, body: event.body, headers, allowLoopback: endpoint.allowLoopback });
   return record(deps, key, event, claimedUntil, result, at, logger);
+}
+
+/** No webhook (or disabled): recorded once, never sent. A redelivery that took the claim over wins. */
+async function notConfigured(deps: DispatchDeps, key: ItemKey, claimedUntil: number, at: string, logger: Logger, eventId: string): Promise<DueOutcome> {
+  try {
+    await deps.events.recordAttempt(key, claimedUntil, { at, error: 'not-configured', durationMs: 0 }, { status: 'NOT_CONFIGURED' });
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    logger.warn('webhook attempt outlived its claim', { eventId });
+  }
+  return 'not-configured';
 }
 
 /** Records an attempt's result: delivered, due again after the next delay, or FAILED after the last. */

@@ -4,7 +4,8 @@ import { serviceConfig } from '../../lib/config/service-config.js';
 import { DependencyUnavailableError } from '../../lib/errors.js';
 import { Logger } from '../../lib/logger.js';
 import { EventRepository, eventKey } from '../../lib/repositories/event-repository.js';
-import { RETRY_DELAYS_MS, sweep, type DispatchDeps, type WebhookEndpoint } from '../../lib/webhooks/dispatch.js';
+import { DELIVERY_RESERVE_MS, RETRY_DELAYS_MS, sweep, type DispatchDeps, type WebhookEndpoint } from '../../lib/webhooks/dispatch.js';
+import { runWithDeadline } from '../../lib/aws/deadline.js';
 import { HttpWebhookSender } from '../../lib/webhooks/sender.js';
 import { newSigningSecret } from '../../lib/webhooks/signing.js';
 import { tokenData } from '../support/direct-wallet.js';
@@ -139,6 +140,26 @@ describe('webhook delivery (SPEC §4.15)', () => {
     await sweepAll(deps);
     const [stored] = await events.list(w.merchantRef, undefined, 10);
     expect(stored).toMatchObject({ status: 'FAILED', attempts: [{ error: 'secrets-unavailable' }, { error: 'secrets-unavailable' }] });
+    expect(receiver.received).toHaveLength(0);
+  });
+
+  it('starts no attempt without the time for a whole send before the invocation’s deadline; the event stays due', async () => {
+    const { receiver, secrets } = await receiverFor();
+    const w = await authorizedWorld();
+    const deps = worker(w.merchantRef, { url: receiver.url, secrets });
+    const underDeadline = (ms: number) => runWithDeadline({ signal: new AbortController().signal, at: Date.now() + ms }, () => sweepAll(deps));
+    await underDeadline(DELIVERY_RESERVE_MS - 1_000);
+    expect(receiver.received).toHaveLength(0);
+    await underDeadline(DELIVERY_RESERVE_MS + 5_000);
+    expect(receiver.events().map((e) => e.type)).toEqual(['payment.authorised']);
+  });
+
+  it('a secret that cannot sign is a failed attempt on the schedule, not a claim retried forever', async () => {
+    const { receiver } = await receiverFor();
+    const w = await authorizedWorld();
+    await sweepAll(worker(w.merchantRef, { url: receiver.url, secrets: ['not-a-whsec-secret'] }, [1_000]));
+    const [stored] = await events.list(w.merchantRef, undefined, 10);
+    expect(stored).toMatchObject({ status: 'PENDING', failures: 1, attempts: [{ error: 'secrets-unavailable' }] });
     expect(receiver.received).toHaveLength(0);
   });
 

@@ -17,7 +17,7 @@ export const webhookDispatchDeps: DispatchDeps = {
       return endpoint && { ...endpoint, allowLoopback: endpoint.allowLoopback && webhookDeliveryConfig.WEBHOOK_LOOPBACK_DELIVERY === 'allowed' };
     },
   },
-  sender: new HttpWebhookSender({ timeoutMs: 10_000 }),
+  sender: new HttpWebhookSender(), // SPEC 4.15's 10 s timeout: its default (DEFAULT_TIMEOUT_MS)
   now: Date.now,
   // A claim outlives the 10 s send and the record that follows it.
   settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 30_000 },

@@ -1,20 +1,13 @@
-import { randomBytes } from 'node:crypto';
 import { DecryptCommand, EncryptCommand, type KMSClient } from '@aws-sdk/client-kms';
 import { DependencyUnavailableError, InternalError } from '../errors.js';
 import { recordDependencyFailure } from '../metrics/dependency-failures.js';
 
 /**
- * Webhook signing secrets (SPEC 4.15). A secret is shown to the merchant once and otherwise
- * exists only sealed by a symmetric KMS key: never in DynamoDB, never in a log.
+ * Webhook signing secrets (SPEC 4.15; made by signing.ts `newSigningSecret`). A secret is shown
+ * to the merchant once and otherwise exists only sealed by a symmetric KMS key: never in
+ * DynamoDB, never in a log. A sealer seals one for storage and opens it again, both bound to
+ * the merchant it belongs to.
  */
-export const SIGNING_SECRET_PREFIX = 'whsec_';
-
-/** Standard Webhooks format: `whsec_` + base64 of 32 random bytes (the HMAC-SHA256 key). */
-export function generateSigningSecret(): string {
-  return SIGNING_SECRET_PREFIX + randomBytes(32).toString('base64');
-}
-
-/** Seals a secret for storage and opens it again; both bound to the merchant it belongs to. */
 export interface SecretSealer {
   seal(secret: string, merchantRef: string): Promise<string>;
   open(sealed: string, merchantRef: string): Promise<string>;
@@ -59,26 +52,19 @@ export class KmsSecretSealer implements SecretSealer {
   ) {}
 
   async seal(secret: string, merchantRef: string): Promise<string> {
-    try {
-      const { CiphertextBlob } = await this.kms.send(
-        new EncryptCommand({ KeyId: this.keyId, Plaintext: Buffer.from(secret, 'utf8'), EncryptionContext: webhookSecretContext(merchantRef) }),
-      );
-      if (!CiphertextBlob) throw new Error('KMS returned no ciphertext');
-      return Buffer.from(CiphertextBlob).toString('base64');
-    } catch (error) {
-      throw mapKmsError(error);
-    }
+    const { CiphertextBlob } = await this.kms
+      .send(new EncryptCommand({ KeyId: this.keyId, Plaintext: Buffer.from(secret, 'utf8'), EncryptionContext: webhookSecretContext(merchantRef) }))
+      .catch((error: unknown) => Promise.reject(mapKmsError(error)));
+    // An answer without the blob is no outage: nothing to retry, a 500.
+    if (!CiphertextBlob) throw new InternalError(undefined, { cause: new Error('KMS returned no ciphertext') });
+    return Buffer.from(CiphertextBlob).toString('base64');
   }
 
   async open(sealed: string, merchantRef: string): Promise<string> {
-    try {
-      const { Plaintext } = await this.kms.send(
-        new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: Buffer.from(sealed, 'base64'), EncryptionContext: webhookSecretContext(merchantRef) }),
-      );
-      if (!Plaintext) throw new Error('KMS returned no plaintext');
-      return Buffer.from(Plaintext).toString('utf8');
-    } catch (error) {
-      throw mapKmsError(error);
-    }
+    const { Plaintext } = await this.kms
+      .send(new DecryptCommand({ KeyId: this.keyId, CiphertextBlob: Buffer.from(sealed, 'base64'), EncryptionContext: webhookSecretContext(merchantRef) }))
+      .catch((error: unknown) => Promise.reject(mapKmsError(error)));
+    if (!Plaintext) throw new InternalError(undefined, { cause: new Error('KMS returned no plaintext') });
+    return Buffer.from(Plaintext).toString('utf8');
   }
 }

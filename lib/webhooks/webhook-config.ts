@@ -6,7 +6,8 @@ import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { WebhookConfigStore } from '../repositories/webhook-config-repository.js';
 import { liveSecrets, rotateSecrets } from './rotation.js';
-import { generateSigningSecret, type SecretSealer } from './secrets.js';
+import type { SecretSealer } from './secrets.js';
+import { newSigningSecret } from './signing.js';
 import { assertSafeWebhookUrl, UnsafeWebhookUrlError } from './url-guard.js';
 
 /** SPEC 4.15: webhook URL and signing secrets of one merchant. */
@@ -131,6 +132,6 @@ async function safeUrl(deps: WebhookConfigDeps, merchant: MerchantConfig, raw: s
 }
 
 async function newSecret(deps: WebhookConfigDeps, merchantRef: string) {
-  const secret = generateSigningSecret();
+  const secret = newSigningSecret();
   return { secret, sealed: await deps.sealer.seal(secret, merchantRef) };
 }

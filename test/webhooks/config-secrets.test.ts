@@ -5,7 +5,8 @@ import { ensureKey, LOCAL_CREDENTIALS, LOCAL_REGION, WEBHOOK_SECRETS_KEY_ALIAS }
 import { kmsClient } from '../../lib/aws/clients.js';
 import { DependencyUnavailableError, InternalError } from '../../lib/errors.js';
 import { CachingSecretSealer, MAX_OPENED_SECRET_TTL_MS } from '../../lib/webhooks/opened-secret-cache.js';
-import { generateSigningSecret, KmsSecretSealer, WEBHOOK_SECRET_PURPOSE, type SecretSealer } from '../../lib/webhooks/secrets.js';
+import { KmsSecretSealer, WEBHOOK_SECRET_PURPOSE, type SecretSealer } from '../../lib/webhooks/secrets.js';
+import { newSigningSecret } from '../../lib/webhooks/signing.js';
 import { isStandardWebhooksSecret, standardWebhooksSignature } from './support.js';
 
 const keyId = () => process.env.WEBHOOK_SECRETS_KEY_ID!;
@@ -20,7 +21,7 @@ describe('signing secrets (Standard Webhooks format)', () => {
   });
 
   it('are whsec_ + base64 of 32 random bytes, each one new', () => {
-    const secrets = Array.from({ length: 50 }, generateSigningSecret);
+    const secrets = Array.from({ length: 50 }, () => newSigningSecret());
     for (const secret of secrets) expect(isStandardWebhooksSecret(secret), secret).toBe(true);
     expect(new Set(secrets).size).toBe(50);
     expect(standardWebhooksSignature(secrets[0]!, 'msg_1', 1, '{}')).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
@@ -82,7 +83,7 @@ describe('WEBHOOK_SECRETS_KEY_ID', () => {
 describe('KmsSecretSealer', () => {
   it('seals into an opaque blob that opens only for the same merchant', async () => {
     const sealer = new KmsSecretSealer(kmsClient, keyId());
-    const secret = generateSigningSecret();
+    const secret = newSigningSecret();
     const sealed = await sealer.seal(secret, 'm-1');
     const raw = Buffer.from(secret.slice(6), 'base64');
     expect(sealed).not.toContain(secret.slice(6));
@@ -97,11 +98,17 @@ describe('KmsSecretSealer', () => {
 
   it('KMS unreachable → 503 DependencyUnavailableError with Retry-After', async () => {
     const sealer = new KmsSecretSealer(unreachable, keyId());
-    for (const call of [sealer.seal(generateSigningSecret(), 'm'), sealer.open('AAAA', 'm')]) {
+    for (const call of [sealer.seal(newSigningSecret(), 'm'), sealer.open('AAAA', 'm')]) {
       const error = await errorOf(call);
       expect(error).toBeInstanceOf(DependencyUnavailableError);
       expect((error as DependencyUnavailableError).headers['Retry-After']).toBe('1');
     }
+  });
+
+  it('an answer without the blob is no outage: 500, not a 503 that invites retries', async () => {
+    const empty = { send: async () => ({}) } as unknown as ConstructorParameters<typeof KmsSecretSealer>[0];
+    const sealer = new KmsSecretSealer(empty, keyId());
+    for (const call of [sealer.seal(newSigningSecret(), 'm'), sealer.open('AAAA', 'm')]) expect(await errorOf(call)).toBeInstanceOf(InternalError);
   });
 
   it('a wrong key (missing, or not symmetric) is our misconfiguration: 500', async () => {

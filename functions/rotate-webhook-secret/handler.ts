@@ -1,15 +1,21 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { webhookConfigDeps } from '../../lib/composition/webhook-secrets.js';
-import { apiHandler } from '../../lib/http/api-handler.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { rotateWebhookSecret } from '../../lib/webhooks/webhook-config.js';
 
-/** SPEC 4.15 — a new signing secret, shown once; the previous one signs for 24 h more. */
-export const handler = apiHandler(
+/**
+ * SPEC 4.15 — a new signing secret, shown once; the previous one signs for 24 h more. Takes an
+ * Idempotency-Key like every POST that creates something (SPEC 4.13): a retried rotation gets the
+ * same secret back, not a third one. The stored answer is sealed with a key derived from the
+ * Idempotency-Key, which the table never holds (lib/http/idempotency-seal.ts).
+ */
+export const handler = idempotentApiHandler(
   {
     route: 'POST /config/merchants/{merchantRef}/configs/webhooks/rotate-secret',
     access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
     authenticator,
+    idempotency: 'supported',
     params: merchantParams,
     query: noQuery,
   },

@@ -62,7 +62,7 @@ const operations: Operation[] = [
   { method: 'post', path: '/config/merchants/{merchantRef}/events/{eventId}/redeliver', summary: '4.15 Deliver an event again (from the start of the retry schedule)', access: MANAGE_WEBHOOKS, ok: { status: 202, schema: webhookResources.redeliveryResource }, errors: common, idempotent: true },
   { method: 'put', path: WEBHOOKS, summary: '4.15 Set the webhook URL (the first PUT creates the signing secret and shows it once)', access: MANAGE_WEBHOOKS, body: webhookConfigBody, ok: { status: 200, schema: webhookResources.webhookConfigPutResource }, errors: common },
   { method: 'get', path: WEBHOOKS, summary: '4.15 Read the webhook configuration (never a secret)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookConfigResource }, errors: [400, 401, 403, 404, 500, 503] },
-  { method: 'post', path: `${WEBHOOKS}/rotate-secret`, summary: '4.15 Rotate the signing secret (the previous one signs for 24 h more)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookSecretRotationResource }, errors: common },
+  { method: 'post', path: `${WEBHOOKS}/rotate-secret`, summary: '4.15 Rotate the signing secret (the previous one signs for 24 h more)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookSecretRotationResource }, errors: common, idempotent: true },
 ];
 
 /**

@@ -21,7 +21,8 @@
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
- * 'supported'`: orders, payments, paymentsDecrypt, configWrite, lifecycle, webhookEvents), the
+ * 'supported'`: orders, payments, paymentsDecrypt, configWrite, lifecycle, webhookEvents,
+ * webhookConfig), the
  * `Idempotency` statement:
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
  *
@@ -50,7 +51,7 @@ const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'chec
  * group whose functions opt in is added here (test/deploy/cloudformation.test.ts checks that
  * every opted-in handler's role has the statement, and that no other role does).
  */
-const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'payments', 'paymentsDecrypt', 'configWrite', 'lifecycle', 'webhookEvents']);
+const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'payments', 'paymentsDecrypt', 'configWrite', 'lifecycle', 'webhookEvents', 'webhookConfig']);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';

@@ -13,6 +13,7 @@ import { seedMerchant, seedWorld, uniqueRef } from '../support/seed.js';
 import { sessionTokenFor } from '../support/sessions.js';
 import { ALL_PERMISSIONS, platformToken, tenantToken } from '../support/tokens.js';
 import { isStandardWebhooksSecret, standardWebhooksSignature } from './support.js';
+import { idempotencyRecords } from '../support/idempotency.js';
 
 /** SPEC 4.15 configuration endpoints, called as API Gateway would, over the local stack. */
 // Log everything (debug included) so the no-secret-in-logs check covers every line we write.
@@ -33,8 +34,8 @@ const remember = (response: InvokeResult) => {
 const put = async (merchantRef: string, body: unknown, token?: string, extra: Record<string, unknown> = {}) =>
   remember(await invoke(putHandler, { method: 'PUT', path: path(merchantRef), pathParameters: { merchantRef }, token, body, ...extra }));
 const get = (merchantRef: string, token?: string) => invoke(getHandler, { method: 'GET', path: path(merchantRef), pathParameters: { merchantRef }, token });
-const rotate = async (merchantRef: string, token?: string, body?: unknown) =>
-  remember(await invoke(rotateHandler, { method: 'POST', path: `${path(merchantRef)}/rotate-secret`, pathParameters: { merchantRef }, token, body }));
+const rotate = async (merchantRef: string, token?: string, body?: unknown, extra: Record<string, unknown> = {}) =>
+  remember(await invoke(rotateHandler, { method: 'POST', path: `${path(merchantRef)}/rotate-secret`, pathParameters: { merchantRef }, token, body, ...extra }));
 
 const SANDBOX_HOOK = 'http://127.0.0.1:8080/webhooks';
 let platform: string;
@@ -224,6 +225,24 @@ describe('4.15 bad requests', () => {
 });
 
 // Last: covers every secret the tests above were shown.
+describe('4.15 rotate-secret with an Idempotency-Key (SPEC 4.13)', () => {
+  it('a retried rotation answers the same new secret (Idempotent-Replayed) and rotates once; the stored answer holds no secret', async () => {
+    const { merchantRef } = await seedMerchant();
+    const created = await put(merchantRef, { url: SANDBOX_HOOK }, platform);
+    const headers = { 'idempotency-key': `rotate-${Math.random()}` };
+    const first = await rotate(merchantRef, platform, undefined, { headers });
+    const again = await rotate(merchantRef, platform, undefined, { headers });
+    expect(first.status).toBe(200);
+    expect(again.headers['Idempotent-Replayed']).toBe('true');
+    expect(again.body.signingSecret).toBe(first.body.signingSecret);
+    expect((await signingSecrets(webhookConfigDeps, merchantRef, Date.now()))!.secrets).toEqual([first.body.signingSecret, created.body.signingSecret]);
+    const records = JSON.stringify(await idempotencyRecords());
+    for (const secret of [first.body.signingSecret as string]) {
+      expect(records).not.toContain(secret.slice('whsec_'.length));
+    }
+  });
+});
+
 describe('no signing secret at rest or in logs', () => {
   it('showed secrets', () => {
     expect(shown.length).toBeGreaterThanOrEqual(8);

@@ -346,6 +346,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       { resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem'] },
       { resource: JSON.stringify([{ 'Fn::GetAtt': ['ConfigTable', 'Arn'] }]), actions: ['dynamodb:getitem', 'dynamodb:putitem'] },
       { resource: JSON.stringify([{ 'Fn::GetAtt': ['WebhookSecretsKey', 'Arn'] }]), actions: ['kms:encrypt'] },
+      // rotate-secret takes an Idempotency-Key (its own test above checks that statement).
+      { resource: JSON.stringify([{ 'Fn::GetAtt': ['IdempotencyTable', 'Arn'] }]), actions: ['dynamodb:deleteitem', 'dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'] },
     ]);
     expect(data[2]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } });
     // No other role names the key but the delivery worker's (Decrypt, above), and 4.15 GET

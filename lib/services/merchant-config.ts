@@ -1,7 +1,7 @@
-import { coversMerchantConfig } from '../auth/scope.js';
+import { merchantInScope } from './merchants.js';
 import type { Principal } from '../auth/principal.js';
 import type { MerchantConfig } from '../domain/merchant.js';
-import { NotFoundError, OnboardingConflictError } from '../errors.js';
+import { OnboardingConflictError } from '../errors.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { ConditionFailed, nowIso } from '../repositories/dynamo.js';
 import { loadEnablement } from './enablement.js';
@@ -16,9 +16,7 @@ export type OnboardingInput = Omit<MerchantConfig, 'merchantRef' | 'updatedAt'>;
 
 /** 4.1: the merchant's configuration with effective enablement and the current key id. */
 export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Principal, merchantRef: string) {
-  const merchant = await deps.config.getMerchant(merchantRef);
-  if (!merchant || !coversMerchantConfig(principal, merchant)) throw new NotFoundError();
-  return merchantView(deps, merchant);
+  return merchantView(deps, await merchantInScope(deps.config, principal, merchantRef));
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js';
-import { coversMerchantConfig } from '../auth/scope.js';
 import { NotFoundError } from '../errors.js';
+import { merchantInScope } from '../services/merchants.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { EventRepository, StoredEvent } from '../repositories/event-repository.js';
@@ -11,18 +11,9 @@ export interface MerchantEventsDeps {
   now: () => number;
 }
 
-/**
- * The merchant in the caller's scope, else 404 (never confirms another tenant's merchant). An
- * outlet-narrowed token covers only merchants owning one of its outlets (SPEC §1).
- */
-async function merchantInScope(deps: MerchantEventsDeps, principal: Principal, merchantRef: string): Promise<void> {
-  const merchant = await deps.config.getMerchant(merchantRef);
-  if (!merchant || !coversMerchantConfig(principal, merchant)) throw new NotFoundError();
-}
-
 /** SPEC 4.15 `GET …/events[?after=…]`: oldest first, a page at a time, with delivery attempts. */
 export async function listMerchantEvents(deps: MerchantEventsDeps, principal: Principal, merchantRef: string, page: { after?: string; limit: number }) {
-  await merchantInScope(deps, principal, merchantRef);
+  await merchantInScope(deps.config, principal, merchantRef);
   const events = await deps.events.list(merchantRef, page.after, page.limit);
   return {
     events: events.map(eventView),
@@ -32,7 +23,7 @@ export async function listMerchantEvents(deps: MerchantEventsDeps, principal: Pr
 
 /** SPEC 4.15 `POST …/events/{eventId}/redeliver`: due again now, from the start of the schedule. */
 export async function redeliverMerchantEvent(deps: MerchantEventsDeps, principal: Principal, merchantRef: string, eventId: string) {
-  await merchantInScope(deps, principal, merchantRef);
+  await merchantInScope(deps.config, principal, merchantRef);
   try {
     await deps.events.redeliver(merchantRef, eventId, deps.now());
   } catch (error) {

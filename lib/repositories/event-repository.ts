@@ -65,9 +65,10 @@ export class EventRepository {
     return pages.flatMap((page) => (page.Items ?? []).map((item) => ({ pk: item.pk as string, sk: item.sk as string })));
   }
 
-  async getItem(key: ItemKey): Promise<Record<string, unknown> | undefined> {
-    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true })));
-    return Item;
+  /** A payment item's outbox alone (the item itself may be large: captures, refunds). */
+  async outboxOf(key: ItemKey): Promise<OutboxEvent[]> {
+    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true, ProjectionExpression: 'outbox' })));
+    return (Item?.outbox as OutboxEvent[] | undefined) ?? [];
   }
 
   /** Stores an event once (a second drain of the same outbox finds it and moves on). */

@@ -62,8 +62,7 @@ export async function processDue(deps: DispatchDeps, key: ItemKey, logger: Logge
  */
 export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<OutboxEvent[]> {
   for (let round = 0; round < 5; round++) {
-    const item = await deps.events.getItem(key);
-    const outbox = (item?.outbox as OutboxEvent[] | undefined) ?? [];
+    const outbox = await deps.events.outboxOf(key);
     if (outbox.length === 0) return [];
     const now = deps.now();
     for (const event of outbox) await deps.events.putEvent(event, 'PENDING', now);

@@ -1,3 +1,4 @@
+import { storedItem } from '../support/stored-item.js';
 /**
  * Red team: the event outbox, the delivery worker and the events endpoints (SPEC §4.15),
  * attacked as an outsider and as an operator would. Each test fails if its defence breaks.
@@ -217,7 +218,7 @@ describe('RT-W: whose events', () => {
     const b = await authorizedWorld();
     await sweepAll(worker('nobody', 'https://unused.example/')); // NOT_CONFIGURED: stored, never sent
     const [event] = await storedEvents(a.merchantRef);
-    const before = await new EventRepository(documentClient, table).getItem(eventKey(a.merchantRef, event!.id));
+    const before = await storedItem(eventKey(a.merchantRef, event!.id), table);
     const tenantB = await tenantToken({ tenantRef: b.tenantRef, permissions: ['MANAGE_WEBHOOKS'] });
     const merchantB = await tenantToken({ tenantRef: b.tenantRef, merchantRef: b.merchantRef, permissions: ['MANAGE_WEBHOOKS'] });
     for (const bearer of [tenantB, merchantB]) {
@@ -231,7 +232,7 @@ describe('RT-W: whose events', () => {
     // A merchant-narrowed token of A's own tenant, narrowed to another merchant, is a stranger too.
     const sibling = await tenantToken({ tenantRef: a.tenantRef, merchantRef: b.merchantRef, permissions: ['MANAGE_WEBHOOKS'] });
     expect((await list(a.merchantRef, sibling)).status).toBe(404);
-    expect(await new EventRepository(documentClient, table).getItem(eventKey(a.merchantRef, event!.id))).toEqual(before);
+    expect(await storedItem(eventKey(a.merchantRef, event!.id), table)).toEqual(before);
   });
 
   it("RT-W3: a token narrowed to one merchant's outlets neither reads nor redirects a sibling merchant's webhooks and events", async () => {
@@ -261,7 +262,7 @@ describe('RT-W: whose events', () => {
     deps.endpoints = { endpointFor: async (m) => (m === w.merchantRef ? { url: receiver.url, enabled: true, allowLoopback: true, secrets: [secret] } : undefined) };
     lines.length = 0;
     await sweepAll(deps);
-    const items = await Promise.all((await storedEvents(w.merchantRef)).map((e) => new EventRepository(documentClient, table).getItem(eventKey(w.merchantRef, e.id))));
+    const items = await Promise.all((await storedEvents(w.merchantRef)).map((e) => storedItem(eventKey(w.merchantRef, e.id), table)));
     const everything = [JSON.stringify(items), ...receiver.received.map((r) => r.body), lines.join('\n'), (await list(w.merchantRef, token)).raw].join('\n');
     const card = tokenData();
     expect(receiver.received).toHaveLength(3);

@@ -12,6 +12,7 @@ import { tokenData } from '../support/direct-wallet.js';
 import { aed, authorizedWorld, capture } from '../support/lifecycle.js';
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
+import { storedItem } from '../support/stored-item.js';
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const lines: string[] = [];
@@ -169,7 +170,7 @@ describe('webhook delivery (SPEC §4.15)', () => {
     await sweepAll(deps);
     const [stored] = await events.list(w.merchantRef, undefined, 10);
     expect(stored).toMatchObject({ status: 'NOT_CONFIGURED', type: 'payment.authorised' });
-    expect(await events.getItem(eventKey(w.merchantRef, stored!.id))).not.toHaveProperty('dueAt');
+    expect(await storedItem(eventKey(w.merchantRef, stored!.id))).not.toHaveProperty('dueAt');
   });
 
   it('logs no secret, signature or card data', async () => {

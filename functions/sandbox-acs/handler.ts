@@ -5,7 +5,7 @@ import { serviceConfig } from '../../lib/config/service-config.js';
 import { DependencyUnavailableError } from '../../lib/errors.js';
 import { logger } from '../../lib/logger.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
-import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE, type SandboxCreq } from '../../lib/payments/sandbox-three-ds.js';
+import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE, type SandboxCreq } from '../../lib/sandbox/sandbox-three-ds.js';
 import { authenticatedEci } from '../../lib/payments/three-ds-policy.js';
 import { ConditionFailed } from '../../lib/repositories/dynamo.js';
 import { PaymentRepository } from '../../lib/repositories/payment-repository.js';

@@ -2,7 +2,7 @@ import { documentClient } from '../aws/clients.js';
 import { serviceConfig } from '../config/service-config.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from '../payments/authorizer.js';
-import { SandboxAuthorizer } from '../payments/sandbox-authorizer.js';
+import { SandboxAuthorizer } from '../sandbox/sandbox-authorizer.js';
 import { UnconfiguredAuthorizer } from '../payments/unconfigured-authorizer.js';
 
 /**

@@ -11,7 +11,7 @@ import type { PaymentIds } from './pay-with-click-to-pay.js';
 import { threeDsCredentialKey } from './credential-key.js';
 import { failWithoutAuthorization } from './fail-without-authorization.js';
 import { runPayment, settledWith } from './run-payment.js';
-import { cresTransactionId } from './sandbox-three-ds.js';
+import { cresTransactionId } from '../sandbox/sandbox-three-ds.js';
 import { authenticatedEci } from './three-ds-policy.js';
 import { recordThreeDsResult } from '../metrics/payment-metrics.js';
 

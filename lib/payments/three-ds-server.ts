@@ -1,6 +1,6 @@
 import type { ThreeDsChallenge } from '../domain/payment.js';
 import { AuthorizationUnavailableError } from '../errors.js';
-import { startSandboxChallenge } from './sandbox-three-ds.js';
+import { startSandboxChallenge } from '../sandbox/sandbox-three-ds.js';
 
 /** The port to a 3DS server: where to send the cardholder for a challenge. */
 export interface ThreeDsServer {

@@ -15,7 +15,7 @@ const { platformToken } = await import('../support/tokens.js');
 const { checkoutResponse } = await import('../support/checkout.js');
 const { pay, payDirectly, completeThreeDs, answerChallenge, authorizerCalls, lookupCalls } = await import('../support/payments.js');
 const { authorizer, paymentDeps, paymentRepository } = await import('../../lib/composition/payments.js');
-const { SandboxAuthorizer } = await import('../../lib/payments/sandbox-authorizer.js');
+const { SandboxAuthorizer } = await import('../../lib/sandbox/sandbox-authorizer.js');
 const { documentClient } = await import('../../lib/aws/clients.js');
 const { redact } = await import('../../lib/logger.js');
 

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds, nowIso } from '../repositories/dynamo.js';
-import type { AuthorizationOutcome, AuthorizationRequest, Authorizer, ModificationRequest } from './authorizer.js';
+import type { AuthorizationOutcome, AuthorizationRequest, Authorizer, ModificationRequest } from '../payments/authorizer.js';
 
 /** What the sandbox acquirer keeps per operation: never card data, only what it decided. */
 export interface SandboxOperation {

@@ -10,7 +10,7 @@
  * lines go to stderr and the exit code is 1. The local stack is stopped on every exit (normal,
  * error, SIGINT/SIGTERM), and by its watchdog if this process is killed outright.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -119,13 +119,30 @@ async function main(): Promise<void> {
     }
   }
 
-  interface Result { p50: number; p95: number; p99: number; mean: number; perSecond: number }
+  interface Result { p50: number; p95: number; p99: number; mean: number; perSecond: number; cpuPerPayment: CpuSplit }
 
-  interface Sample { latencies: number[]; seconds: number; count: number }
+  interface Sample { latencies: number[]; seconds: number; count: number; cpu: CpuSplit }
+  /** CPU milliseconds spent by this process and by the DynamoDB and KMS processes. */
+  interface CpuSplit { self: number; dynamodb: number; kms: number }
+  const clockTicks = 100; // USER_HZ on Linux
+  const procCpuMs = async (pid: number): Promise<number> => {
+    try {
+      const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks; // utime + stime
+    } catch {
+      return Number.NaN; // not Linux: the split is left out
+    }
+  };
+  const { dynamodb: dynamoProcess, kms: kmsProcess } = stack!.processes();
+  const cpuNow = async (): Promise<CpuSplit> => {
+    const { user, system } = process.cpuUsage();
+    return { self: (user + system) / 1000, dynamodb: await procCpuMs(dynamoProcess.pid), kms: await procCpuMs(kmsProcess.pid) };
+  };
 
   async function sample(items: PreparedPayment[], concurrency: number, pay: (p: PreparedPayment) => Promise<void>): Promise<Sample> {
     const latencies: number[] = [];
     let next = 0;
+    const cpuBefore = await cpuNow();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -137,14 +154,19 @@ async function main(): Promise<void> {
         }
       }),
     );
-    return { latencies, seconds: (performance.now() - started) / 1000, count: items.length };
+    const seconds = (performance.now() - started) / 1000;
+    const cpuAfter = await cpuNow();
+    const cpu = { self: cpuAfter.self - cpuBefore.self, dynamodb: cpuAfter.dynamodb - cpuBefore.dynamodb, kms: cpuAfter.kms - cpuBefore.kms };
+    return { latencies, seconds, count: items.length, cpu };
   }
 
   function summarize(samples: Sample[]): Result {
     const latencies = samples.flatMap((s) => s.latencies).sort((a, b) => a - b);
     const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))]!;
     const seconds = samples.reduce((a, s) => a + s.seconds, 0);
-    return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, perSecond: latencies.length / seconds };
+    const per = (part: keyof CpuSplit) => samples.reduce((a, s) => a + s.cpu[part], 0) / latencies.length;
+    const cpuPerPayment = { self: per('self'), dynamodb: per('dynamodb'), kms: per('kms') };
+    return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, perSecond: latencies.length / seconds, cpuPerPayment };
   }
 
   /**
@@ -196,6 +218,14 @@ async function main(): Promise<void> {
   say('ratio handler/minimal floor   p50      p99');
   for (const { level, handler: h, minimal: m } of rows) {
     say(`  concurrency ${String(level).padStart(3)}            ${(h.p50 / m.p50).toFixed(2)}×    ${(h.p99 / m.p99).toFixed(2)}×`);
+  }
+  // Where the time goes: on 2 cores, c=8 is CPU-bound, so CPU per payment is what the ratio is made of.
+  say('CPU ms per payment   conc   this process   dynamodb   kms');
+  for (const { level, handler: h, minimal: m } of rows) {
+    for (const [name, r] of [['handler', h], ['minimal', m]] as const) {
+      const c = r.cpuPerPayment;
+      say(`  ${name.padEnd(8)}        ${String(level).padStart(5)} ${c.self.toFixed(2).padStart(12)} ${c.dynamodb.toFixed(2).padStart(10)} ${c.kms.toFixed(2).padStart(6)}`);
+    }
   }
   say(`(log output produced during the runs: ${(logBytes / 1024).toFixed(0)} KiB, not printed)`);
   // The issue's yardstick, always the last line: the p50 ratio at c=1 and c=8 (or the levels run).

@@ -1,61 +1,19 @@
-import type { PaymentState } from '../../lib/domain/payment.js';
-/** The service API (SPEC §4) as the hosted page uses it, authorised by the session token. */
+import type * as z from 'zod';
+import type { encryptionKeysResource, merchantConfigResource, orderResource, paymentResource } from '../../lib/http/resource-schemas.js';
 
-export interface Amount {
-  currencyCode: string;
-  value: number;
-}
-
-export interface MerchantConfig {
-  merchantRef: string;
-  dpaId: string;
-  dpaClientId: string;
-  dpaName: string;
-  cardBrands: string[];
-  locale: string;
-  environment: string;
-  encryptionKeyId: string;
-  clickToPayEnabled: boolean;
-}
-
-export interface EncryptionKey {
-  kty: string;
-  kid: string;
-  n: string;
-  e: string;
-  alg?: string;
-  status?: string;
-}
-
-export interface EncryptionKeys {
-  encryptionKeyId: string;
-  keys: EncryptionKey[];
-}
-
-// The server's own states (type-only: nothing of lib/ is bundled into the page).
-export type { PaymentState };
-
-export interface Payment {
-  paymentRef: string;
-  orderRef: string;
-  outletId: string;
-  state: PaymentState;
-  amount: Amount;
-  paymentMethod?: { type: string; brand?: string; panLastFour?: string; tokenLastFour?: string; expiry?: string };
-  authorization?: { code: string; resultCode: string; at: string };
-  threeDs?: { acsUrl: string; creq: string; transactionId: string };
-  failure?: { code: string; reason: string };
-}
-
-export interface Order {
-  orderRef: string;
-  outletId: string;
-  action: string;
-  amount: Amount;
-  merchantOrderReference?: string;
-  state: PaymentState;
-  payments: Payment[];
-}
+/**
+ * The service API (SPEC §4) as the hosted page uses it, authorised by the session token.
+ * Its types are the server's own response schemas (lib/http/resource-schemas.ts), inferred:
+ * a field the server renames or drops breaks `tsc` here instead of the page at run time.
+ * Type-only imports: neither zod nor anything of lib/ is bundled into the page.
+ */
+export type Order = z.infer<typeof orderResource>;
+export type Payment = z.infer<typeof paymentResource>;
+export type PaymentState = Payment['state'];
+export type Amount = Order['amount'];
+export type MerchantConfig = z.infer<typeof merchantConfigResource>;
+export type EncryptionKeys = z.infer<typeof encryptionKeysResource>;
+export type EncryptionKey = EncryptionKeys['keys'][number];
 
 /** A failed call: HTTP status and the problem `code` only — never the raw payload. */
 export class ApiError extends Error {

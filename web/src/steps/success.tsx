@@ -1,0 +1,38 @@
+import type { Payment } from '../api.js';
+import { CheckIcon } from '../components/icons.js';
+import { paymentCard, type ResultDetails } from '../components/receipt.js';
+import { StepHeading } from '../components/ui.js';
+
+export function SuccessStep({ payment, details, already }: { payment: Payment; details: ResultDetails; already?: boolean }) {
+  const card = paymentCard(payment);
+  return (
+    <div class="step step--center result" data-result="success">
+      <CheckIcon />
+      <StepHeading>{already ? 'This order is already paid' : 'Payment successful'}</StepHeading>
+      <p class="step-lead">
+        You paid <strong>{details.amountText}</strong> to {details.merchantName}.
+      </p>
+      <dl class="receipt">
+        {card ? (
+          <div>
+            <dt>Card</dt>
+            <dd>{card}</dd>
+          </div>
+        ) : null}
+        {payment.authorization?.code ? (
+          <div>
+            <dt>Approval code</dt>
+            <dd>{payment.authorization.code}</dd>
+          </div>
+        ) : null}
+        {details.orderReference ? (
+          <div>
+            <dt>Order</dt>
+            <dd class={details.orderReferenceIsId ? 'receipt-ref' : undefined}>{details.orderReference}</dd>
+          </div>
+        ) : null}
+      </dl>
+      <p class="fine-print fine-print--center">You can close this window now.</p>
+    </div>
+  );
+}

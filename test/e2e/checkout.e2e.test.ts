@@ -344,20 +344,35 @@ describe('hosted checkout — paying', () => {
       'phone-375x667',
       async ({ page }) => {
         await open(page, checkout.checkoutUrl);
-        const noOverflow = () => page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);
+        // Against 375 itself: with isMobile the layout viewport widens to fit what overflows,
+        // so window.innerWidth would grow with the bug it is meant to catch.
+        const expectNoSidewaysScroll = async (step: string) =>
+          expect(await page.evaluate(() => document.documentElement.scrollWidth), `scrollWidth on ${step}`).toBeLessThanOrEqual(375);
         await waitForStep(page, 'identity');
-        expect(await noOverflow()).toBe(true);
+        await expectNoSidewaysScroll('identity');
         await signInByEmail(page, 'returning@example.com');
+        await waitForStep(page, 'otp');
+        await expectNoSidewaysScroll('otp');
         await enterOtp(page, '123456');
         await waitForStep(page, 'cards');
-        expect(await noOverflow()).toBe(true);
+        await expectNoSidewaysScroll('cards');
+        // The radio buttons sit inside the panel, not cut off at its edge.
+        const panel = await page.locator('.panel').boundingBox();
+        for (const option of await page.locator('.card-option').all()) {
+          const box = await option.boundingBox();
+          expect(box!.x + box!.width).toBeLessThanOrEqual(panel!.x + panel!.width);
+        }
         const pay = await page.getByRole('button', { name: /^Pay / }).boundingBox();
         expect(pay!.x).toBeGreaterThanOrEqual(0);
         expect(pay!.x + pay!.width).toBeLessThanOrEqual(375);
         expect(pay!.height).toBeGreaterThanOrEqual(44);
+        await page.getByRole('button', { name: '+ Add a new card' }).click();
+        await waitForStep(page, 'add-card');
+        await expectNoSidewaysScroll('add-card');
+        await page.getByRole('button', { name: 'Back to your cards' }).click();
         await chooseCardAndPay(page, '4444');
         expect(await result(page)).toBe('success');
-        expect(await noOverflow()).toBe(true);
+        await expectNoSidewaysScroll('success');
       },
       { viewport: { width: 375, height: 667 }, isMobile: true },
     );

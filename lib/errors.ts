@@ -226,6 +226,14 @@ export class AmountExceedsAvailableError extends AppError {
   }
 }
 
+/** SPEC §2, 4.8: a return or cancel URL the merchant's `redirectOrigins` do not allow (lib/domain/redirect-url.ts). */
+export class InvalidRedirectUrlError extends AppError {
+  override readonly name: string = 'InvalidRedirectUrlError';
+  readonly status = 422;
+  readonly code = 'INVALID_REDIRECT_URL';
+  readonly title = 'Unprocessable Content';
+}
+
 /** SPEC §2, 4.13: the same Idempotency-Key with a different method, path, query, body or caller. */
 export class IdempotencyKeyReusedError extends AppError {
   override readonly name: string = 'IdempotencyKeyReusedError';

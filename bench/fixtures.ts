@@ -38,7 +38,7 @@ export async function preparePayments(count: number, dataDir: string, amountValu
       action: 'AUTH',
       amount: { currencyCode: 'AED', value: amountValue },
     });
-    const session = await createHostedSession({ orders: orderRepository, sessions: sessionRepository, ttlSeconds: 3600 }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
+    const session = await createHostedSession({ orders: orderRepository, config: configRepository, sessions: sessionRepository, ttlSeconds: 3600 }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
     const checkoutResponse = await buildSandboxCheckoutResponse({ card: sandboxCard('visa-classic'), signingKey, recipientKey, scheme: 'visa' });
     prepared.push({
       outletId: 'bench-outlet',

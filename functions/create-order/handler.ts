@@ -1,10 +1,11 @@
-import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
+import { authenticator, configRepository, orderRepository, sessionRepository } from '../../lib/composition/core.js';
+import { serviceConfig } from '../../lib/config/service-config.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
-import { noQuery, outletParams } from '../../lib/http/params.js';
+import { noQuery, outletParams, publicBaseUrl } from '../../lib/http/params.js';
 import { createOrder } from '../../lib/services/orders.js';
 import { createOrderBody } from './schema.js';
 
-/** SPEC 4.8 — create an order and its first payment. */
+/** SPEC 4.8 — create an order and its first payment (and, with a returnUrl, its hosted payment page). */
 export const handler = idempotentApiHandler(
   {
     route: 'POST /transactions/outlets/{outletId}/orders',
@@ -15,8 +16,17 @@ export const handler = idempotentApiHandler(
     query: noQuery,
     body: createOrderBody,
   },
-  async ({ params, body, principal }) => ({
+  async ({ params, body, principal, event }) => ({
     status: 201,
-    body: await createOrder({ config: configRepository, orders: orderRepository }, principal, params.outletId, body),
+    body: await createOrder(
+      {
+        config: configRepository,
+        orders: orderRepository,
+        checkout: { sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS, baseUrl: publicBaseUrl(event) },
+      },
+      principal,
+      params.outletId,
+      body,
+    ),
   }),
 );

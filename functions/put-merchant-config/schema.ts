@@ -1,8 +1,23 @@
 import * as z from 'zod';
 import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/domain/merchant.js';
+import { normaliseOrigin } from '../../lib/domain/redirect-url.js';
 import { ref } from '../../lib/http/params.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
+
+/** One bare origin (https, or http on a loopback host), normalised; anything else is a 400 naming the entry. */
+const redirectOrigin = z
+  .string()
+  .max(300)
+  .transform((raw, ctx) => {
+    const origin = normaliseOrigin(raw);
+    if (origin === undefined) {
+      ctx.addIssue({ code: 'custom', message: 'Expected a bare origin like https://shop.example.com (https, or http on a loopback host; no path, query, fragment or credentials)' });
+      return z.NEVER;
+    }
+    return origin;
+  });
+
 
 export const onboardingBody = z
   .object({
@@ -15,5 +30,7 @@ export const onboardingBody = z
     environment: z.enum(['sandbox', 'production']).default('sandbox'),
     threeDsPolicy: z.enum(THREE_DS_POLICIES).default('risk-based'),
     outlets: z.array(ref).max(100).refine((o) => new Set(o).size === o.length, 'Duplicate outlet id'),
+    /** Duplicates after normalisation are dropped. */
+    redirectOrigins: z.array(redirectOrigin).max(20).transform((origins) => [...new Set(origins)]).optional(),
   })
   .strict();

@@ -50,7 +50,7 @@ export async function seedDemo(): Promise<DemoWorld> {
     merchantOrderReference: 'DEMO-ORDER',
   });
   const session = await createHostedSession(
-    { orders: orderRepository, sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
+    { orders: orderRepository, config: configRepository, sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
     seeder,
     DEMO.outletId,
     order.orderRef,

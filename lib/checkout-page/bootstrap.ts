@@ -9,7 +9,22 @@ import { BOOTSTRAP_MARKER } from './web-manifest.js';
  * session token itself — the page reads it from its own URL.
  */
 export type CheckoutBootstrap =
-  | { orderRef: string; outletId: string; merchantRef: string; expiresAt: string; sdkUrls?: Record<string, string> }
+  | {
+      orderRef: string;
+      outletId: string;
+      merchantRef: string;
+      expiresAt: string;
+      sdkUrls?: Record<string, string>;
+      /**
+       * Hosted payment page (SPEC 4.8), when the order has them: where to send the shopper once
+       * the payment ends, with `orderRef=<orderRef>` added to the query; where "Cancel" goes
+       * (absent: returnUrl); the shop's name for "Back to <shop>". Checked against the merchant's
+       * redirectOrigins when the order was created.
+       */
+      returnUrl?: string;
+      cancelUrl?: string;
+      shopName?: string;
+    }
   | { error: 'SESSION_EXPIRED' | 'SESSION_INVALID' };
 
 export interface BootstrapDeps {
@@ -30,6 +45,9 @@ export async function bootstrapFor(sessionParam: string | undefined, deps: Boots
     merchantRef: session.merchantRef,
     expiresAt: new Date(session.expiresAt * 1000).toISOString(),
     ...(deps.sdkUrls ? { sdkUrls: deps.sdkUrls } : {}),
+    ...(session.returnUrl ? { returnUrl: session.returnUrl } : {}),
+    ...(session.cancelUrl ? { cancelUrl: session.cancelUrl } : {}),
+    ...(session.shopName ? { shopName: session.shopName } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export interface MerchantConfig {
   environment: MerchantEnvironment;
   threeDsPolicy: ThreeDsPolicy;
   outlets: string[];
+  /** 4.7: the origins return and cancel URLs may point to, normalised (lib/domain/redirect-url.ts). Absent on merchants onboarded before. */
+  redirectOrigins?: string[];
   updatedAt: string;
 }
 

@@ -1,5 +1,6 @@
 import type { PaymentMethod } from './payment-methods.js';
 import type { Payment, PaymentState } from './payment.js';
+import { inAttemptOrder } from './payment-retry.js';
 
 export type OrderAction = 'AUTH' | 'PURCHASE';
 
@@ -17,12 +18,18 @@ export interface Order {
   amount: Amount;
   merchantOrderReference?: string;
   emailAddress?: string;
+  /** 4.8 hosted payment page: where the page sends the shopper (lib/domain/redirect-url.ts checked them). */
+  returnUrl?: string;
+  cancelUrl?: string;
   createdAt: string;
 }
 
-/** An order's state follows its payment (SPEC §3): the latest payment's state. */
+/**
+ * An order's state follows its payment (SPEC §3): the latest payment's state. After a retry
+ * (lib/domain/payment-retry.ts) that is the new payment's: FAILED becomes STARTED again.
+ */
 export function orderState(payments: Payment[]): PaymentState {
-  const latest = [...payments].sort((a, b) => a.createdAt.localeCompare(b.createdAt)).at(-1);
+  const latest = inAttemptOrder(payments).at(-1);
   if (!latest) return 'STARTED';
   return latest.state === 'PROCESSING' ? 'STARTED' : latest.state;
 }
@@ -34,6 +41,8 @@ export interface OrderView {
   amount: Amount;
   merchantOrderReference?: string;
   emailAddress?: string;
+  returnUrl?: string;
+  cancelUrl?: string;
   state: PaymentState;
   paymentMethods: PaymentMethod[];
   payments: unknown[];

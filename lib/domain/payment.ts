@@ -1,4 +1,5 @@
 import type { Amount } from './order.js';
+import { failureAllowsRetry } from './payment-retry.js';
 
 export type PaymentState =
   | 'STARTED'
@@ -117,6 +118,8 @@ export interface Payment {
   refundable?: number;
   /** Captures, refunds and the reversal, keyed by their reference (the acquirer's idempotency key). */
   operations?: Record<string, PaymentOperation>;
+  /** Which payment of its order this is (lib/domain/payment-retry.ts); absent on the first. */
+  attempt?: number;
   createdAt: string;
   updatedAt: string;
 }
@@ -135,6 +138,8 @@ export function toPaymentResource(payment: Payment): Record<string, unknown> {
     ...(payment.authorization && AUTHORISED_STATES.has(state) ? { authorization: payment.authorization } : {}),
     ...(payment.threeDs && state === 'AWAIT_3DS' ? { threeDs: payment.threeDs } : {}),
     ...(payment.failure && state === 'FAILED' ? { failure: payment.failure } : {}),
+    // Whether the order can get a new payment after this one (POST …/orders/{orderRef}/payments).
+    ...(state === 'FAILED' ? { retryable: failureAllowsRetry(payment) } : {}),
     ...(AUTHORISED_STATES.has(state) ? lifecycleView(payment) : {}),
     createdAt: payment.createdAt,
     updatedAt: payment.updatedAt,

@@ -49,6 +49,8 @@ export const paymentResource = z.strictObject({
   authorization: z.strictObject({ code: z.string(), resultCode: z.string(), at: isoTime }).optional(),
   threeDs: z.strictObject({ acsUrl: z.url(), creq: z.string(), transactionId: z.string() }).optional(),
   failure: failure.optional(),
+  /** Only when FAILED: whether the order can get a new payment (POST …/orders/{orderRef}/payments). */
+  retryable: z.boolean().optional(),
   /** After authorization (SPEC §3, 4.11–4.13). */
   captures: z.array(operation('captureRef')).optional(),
   refunds: z.array(operation('refundRef')).optional(),
@@ -66,10 +68,19 @@ export const orderResource = z.strictObject({
   amount,
   merchantOrderReference: z.string().optional(),
   emailAddress: z.string().optional(),
+  /** Hosted payment page (4.8): where the page sends the shopper back. */
+  returnUrl: z.url().optional(),
+  cancelUrl: z.url().optional(),
   state: paymentState,
   paymentMethods: z.array(z.enum(['CLICK_TO_PAY', 'DIRECT_WALLET'])),
   payments: z.array(paymentResource),
   createdAt: isoTime,
+});
+
+/** The 201 of 4.8: with a returnUrl, also the hosted payment page to redirect the shopper to (a hosted session as in 4.9). */
+export const createdOrderResource = orderResource.extend({
+  checkoutUrl: z.url().optional(),
+  checkoutExpiresAt: isoTime.optional(),
 });
 
 export const merchantConfigResource = z.strictObject({
@@ -85,6 +96,8 @@ export const merchantConfigResource = z.strictObject({
   clickToPayEnabled: z.boolean(),
   directWalletEnabled: z.boolean(),
   threeDsPolicy: z.enum(['never', 'risk-based', 'always']),
+  /** 4.7: where return and cancel URLs may point (normalised origins). */
+  redirectOrigins: z.array(z.string()),
 });
 
 export const encryptionKeysResource = z.strictObject({

@@ -65,5 +65,6 @@ async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) 
     clickToPayEnabled: enablement.clickToPay,
     directWalletEnabled: enablement.directWallet,
     threeDsPolicy: merchant.threeDsPolicy,
+    redirectOrigins: merchant.redirectOrigins ?? [],
   };
 }

@@ -57,6 +57,7 @@ describe('4.7 PUT merchant config (onboarding)', () => {
       clickToPayEnabled: true,
       directWalletEnabled: false,
       threeDsPolicy: 'risk-based',
+      redirectOrigins: [],
     });
     expect(await configRepository.getOutlet(outletId)).toEqual({ outletId, merchantRef, tenantRef: seeded.tenantRef });
   });

@@ -32,7 +32,7 @@ const successSchemas: Record<string, z.ZodType> = {
   '4.6 POST tenant payment methods': resources.paymentMethodsResource,
   '4.6 GET tenant payment methods': resources.paymentMethodsResource,
   '4.7 PUT merchant config': resources.merchantConfigResource,
-  '4.8 POST order': resources.orderResource,
+  '4.8 POST order': resources.createdOrderResource,
   '4.8 GET order': resources.orderResource,
   '4.9 POST hosted session': resources.hostedSessionResource,
 };

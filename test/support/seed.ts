@@ -50,9 +50,9 @@ export async function seedMerchant(overrides: Partial<MerchantConfig> = {}, opti
 export async function seedWorld(overrides: Partial<MerchantConfig> = {}, options: { directWallet?: boolean; amount?: number } = {}) {
   const merchant = await seedMerchant(overrides, options);
   const { createOrder } = await import('../../lib/services/orders.js');
-  const { orderRepository } = await import('../../lib/composition/core.js');
+  const { orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
   const order = await createOrder(
-    { config: configRepository, orders: orderRepository },
+    { config: configRepository, orders: orderRepository, checkout: { sessions: sessionRepository, ttlSeconds: 600, baseUrl: 'https://pay.test.example' } },
     { kind: 'platform', subject: 'seed', permissions: new Set() },
     merchant.outletId,
     { action: 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },

@@ -52,6 +52,7 @@ const operations: Operation[] = [
   { method: 'post', path: '/transactions/outlets/{outletId}/orders', summary: '4.8 Create an order (with a returnUrl: and its hosted payment page)', access: 'CREATE_ORDER, outlet in scope', body: createOrderBody, ok: { status: 201, schema: resources.createdOrderResource }, errors: [...common, 422], idempotent: true },
   { method: 'get', path: '/transactions/outlets/{outletId}/orders/{orderRef}', summary: '4.8 Read an order', access: 'VIEW_ORDER, outlet in scope', ok: { status: 200, schema: resources.orderResource }, errors: [400, 401, 403, 404, 503] },
   { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions', summary: '4.9 Create a hosted session', access: 'CREATE_ORDER, outlet in scope', ok: { status: 201, schema: resources.hostedSessionResource }, errors: [...common, 409], idempotent: true },
+  { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/payments', summary: 'Hosted payment page: a new payment on the order after a retryable decline (the latest payment is FAILED with retryable: true; at most 5 payments). No body; 201 with the order, the new STARTED payment last', access: 'a hosted-session token of the order, or CREATE_ORDER with the outlet in scope', ok: { status: 201, schema: resources.orderResource }, errors: [...common, 409], idempotent: true },
   { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
@@ -75,6 +76,7 @@ const SESSION_TOKEN_ROUTES = new Set([
   `post ${PAY}/click-to-pay`,
   `post ${PAY}/3ds`,
   'get /transactions/outlets/{outletId}/orders/{orderRef}',
+  'post /transactions/outlets/{outletId}/orders/{orderRef}/payments',
 ]);
 
 const sessionTokenNote = (op: Operation) =>

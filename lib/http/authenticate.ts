@@ -31,7 +31,10 @@ export function authenticate(options: {
       if (requirement.kind === 'platform' && principal.kind !== 'platform') {
         throw new PlatformTokenRequiredError();
       }
-      const needsPermission = requirement.kind === 'permission' || (requirement.kind === 'platformOrPermission' && principal.kind !== 'platform');
+      const needsPermission =
+        requirement.kind === 'permission' ||
+        (requirement.kind === 'platformOrPermission' && principal.kind !== 'platform') ||
+        (requirement.kind === 'sessionOrPermission' && principal.kind !== 'session');
       if (needsPermission && !principal.permissions.has(requirement.permission)) {
         throw new PermissionDeniedError(`This token lacks the ${requirement.permission} permission.`);
       }

@@ -12,7 +12,12 @@ export type AccessRequirement =
   | { kind: 'permission'; permission: Permission }
   | { kind: 'platform' }
   /** A platform token, or a tenant token holding the permission (4.15: `MANAGE_WEBHOOKS`). */
-  | { kind: 'platformOrPermission'; permission: Permission };
+  | { kind: 'platformOrPermission'; permission: Permission }
+  /**
+   * A hosted-session token (its own order only: the use case scopes it), or an access token
+   * holding the permission. The retry of a declined payment: the shopper's page or the merchant.
+   */
+  | { kind: 'sessionOrPermission'; permission: Permission };
 
 /**
  * Whether hosted-session tokens (principal kind `session`, SPEC §1) may call a route at all.

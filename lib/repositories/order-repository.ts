@@ -22,6 +22,15 @@ export class OrderRepository {
     await this.putNew({ pk: orderPk(order.orderRef), sk: 'ORDER', kind: 'ORDER', ...order });
   }
 
+  /**
+   * Another payment on an existing order (a retry after a decline). The conditional put is the
+   * concurrency guard: retries of the same failed payment derive the same paymentRef
+   * (lib/domain/payment-retry.ts), so only one of them writes; the others get ConditionFailed.
+   */
+  async addPayment(payment: Payment): Promise<void> {
+    await this.putNew({ pk: orderPk(payment.orderRef), sk: paymentSk(payment.paymentRef), kind: 'PAYMENT', ...payment });
+  }
+
   async get(orderRef: string): Promise<{ order: Order; payments: Payment[] } | undefined> {
     const { Items = [] } = await dynamo(() =>
       this.client.send(

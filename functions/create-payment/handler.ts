@@ -1,0 +1,24 @@
+import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { noQuery, orderParams } from '../../lib/http/params.js';
+import { retryPayment } from '../../lib/services/payment-retry.js';
+
+/**
+ * A new payment on an order after a retryable decline (README "Hosted payment page"): the
+ * hosted page (with its session token) or the merchant (CREATE_ORDER). No body.
+ */
+export const handler = idempotentApiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments',
+    access: { kind: 'sessionOrPermission', permission: 'CREATE_ORDER' },
+    sessionTokens: 'allowed', // the hosted page offers another card after a decline
+    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
+    authenticator,
+    params: orderParams,
+    query: noQuery,
+  },
+  async ({ params, principal }) => ({
+    status: 201,
+    body: await retryPayment({ config: configRepository, orders: orderRepository }, principal, params.outletId, params.orderRef),
+  }),
+);

@@ -23,7 +23,8 @@ export type AccessRequirement =
  * Whether hosted-session tokens (principal kind `session`, SPEC §1) may call a route at all.
  * Default-deny: a route that does not say `'allowed'` answers 403 PERMISSION_DENIED to a
  * session token before anything else runs. A session token lives in a shopper's browser, so
- * only the routes the hosted page needs allow it: 4.1, 4.2, 4.3, 4.10 and GET order.
+ * only the routes the hosted page needs allow it: 4.1, 4.2, 4.3, 4.10, GET order and the retry
+ * of a declined payment (POST …/orders/{orderRef}/payments).
  */
 export type SessionTokenPolicy = 'allowed' | 'refused';
 

@@ -45,6 +45,7 @@ const loaded: Loaded = {
     clickToPayEnabled: true,
     directWalletEnabled: false,
     threeDsPolicy: 'risk-based',
+    redirectOrigins: [],
   },
   keys: { encryptionKeyId: 'k1', keys: [] },
   order: { orderRef: 'ord-1', outletId: 'out-1', action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 }, state: 'STARTED', paymentMethods: ['CLICK_TO_PAY'], payments: [payment('STARTED')], createdAt: at },

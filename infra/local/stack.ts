@@ -126,6 +126,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // The sandbox SRC signs with the private half of the `sandbox` network keys trusted above.
     SANDBOX_NETWORK_SIGNING_JWKS_URL: process.env.SANDBOX_NETWORK_SIGNING_JWKS_URL || pathToFileURL(sandbox.privatePath).href,
     PAYLOAD_KEY_IDS: payloadKeyIds,
+    ...(process.env.PAYLOAD_KEY_NETWORK_KIDS ? { PAYLOAD_KEY_NETWORK_KIDS: process.env.PAYLOAD_KEY_NETWORK_KIDS } : {}),
     // Locally a sandbox merchant's loopback webhook is the developer's own machine (README "Webhooks").
     WEBHOOK_LOOPBACK_DELIVERY: 'allowed',
     WEBHOOK_SECRETS_KEY_ID: process.env.WEBHOOK_SECRETS_KEY_ID || WEBHOOK_SECRETS_KEY_ALIAS,

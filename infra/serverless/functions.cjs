@@ -76,6 +76,8 @@ const SERVICE_DIR = path.join(__dirname, '..', '..');
 const GROUP_ENVIRONMENT = Object.freeze({
   sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS' },
+  // Network-assigned JWE key ids per payload key (README "Payload key rotation"): only 4.3 and 4.10 decrypt.
+  paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS' },
 });
 
 /** Source maps never ship: read by --enable-source-maps they cost every cold start (README "Deploy"). */

@@ -36,13 +36,40 @@ const maskedCardSchema = z.looseObject({
   paymentAccountReference: maskedText,
 });
 
+/** A short code or id from the network: text or number, bounded, never interpreted beyond `eci`. */
+const assuranceText = z.union([z.string().max(128), z.number()]).optional();
+
+/**
+ * SPEC §4.3 step 6: `assuranceData` comes in two shapes, both accepted (and anything a network
+ * adds beside them): the 3DS results `{eci, verificationData: [{methodResults: {transStatus,
+ * dsTransId, acsTransId}}]}`, and the card verification `{eci, cardVerificationResults,
+ * cardVerificationMethod, cardVerificationEntity}`. Only `eci` steers anything (the 3DS
+ * decision); the rest is typed so that a malformed field is refused rather than trusted.
+ */
+export const assuranceDataSchema = z.looseObject({
+  eci: z.string().optional(),
+  verificationData: z
+    .array(
+      z.looseObject({
+        methodResults: z
+          .looseObject({ transStatus: assuranceText, dsTransId: assuranceText, acsTransId: assuranceText })
+          .optional(),
+      }),
+    )
+    .max(16)
+    .optional(),
+  cardVerificationResults: assuranceText,
+  cardVerificationMethod: assuranceText,
+  cardVerificationEntity: assuranceText,
+});
+
 /** SPEC §4.3 step 3. Ids are bounded because they become replay-guard keys. */
 export const checkoutJwsPayloadSchema = z.looseObject({
   srcCorrelationId: z.string().min(1).max(256),
   srciTransactionId: z.string().max(256).optional(),
   maskedCard: maskedCardSchema.optional(),
   maskedConsumer: z.looseObject({}).optional(),
-  assuranceData: z.looseObject({ eci: z.string().optional() }).optional(),
+  assuranceData: assuranceDataSchema.optional(),
   encryptedPayload: z.string().min(1),
   iat: z.number().optional(),
 });

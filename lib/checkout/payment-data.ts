@@ -15,7 +15,8 @@ export interface PaymentCredential {
   /** Four digits. */
   expiryYear: string;
   cryptogram: string;
-  cryptogramType?: string;
+  /** The dynamic data type (never its value): recorded on the payment. */
+  cryptogramType?: DynamicDataType;
   eci?: string;
   paymentAccountReference?: string;
 }
@@ -42,9 +43,34 @@ function luhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
+/**
+ * SPEC §4.3 step 6: the EMVCo dynamic data types the networks send. LONG_FORM is Visa's
+ * cryptogram, SHORT_FORM Mastercard's (DSRP/UCAF), TAVV and DTVV Visa's token verification
+ * values, DYNAMIC_CARD_SECURITY_CODE a dynamic CVC for a PAN (Mastercard), NONE "no dynamic
+ * data" (its entry may come without a value). Anything else is refused: what it would mean
+ * to the acquirer is unknown.
+ */
+export const DYNAMIC_DATA_TYPES = [
+  'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM',
+  'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM',
+  'TAVV',
+  'DTVV',
+  'DYNAMIC_CARD_SECURITY_CODE',
+  'NONE',
+] as const;
+export type DynamicDataType = (typeof DYNAMIC_DATA_TYPES)[number];
+
+/** What a network token needs to be authorized: a cryptogram (or Visa's token verification values). */
+const TOKEN_CRYPTOGRAM_TYPES: readonly (DynamicDataType | undefined)[] = [
+  'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM',
+  'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM',
+  'TAVV',
+  'DTVV',
+];
+
 const dynamicDataSchema = z.looseObject({
-  dynamicDataValue: z.string().min(1).max(512),
-  dynamicDataType: z.string().min(1).max(64).optional(),
+  dynamicDataValue: z.string().min(1).max(512).optional(),
+  dynamicDataType: z.enum(DYNAMIC_DATA_TYPES).optional(),
   eci: z.string().regex(ECI).optional(),
 });
 type DynamicData = z.output<typeof dynamicDataSchema>;
@@ -98,9 +124,10 @@ export function parsePaymentData(obj: unknown): PaymentCredential {
  */
 export function toCredential(data: PaymentData): PaymentCredential {
   const account = accountOf(data);
-  const entry = pickCryptogram(data.dynamicData);
+  const entry = pickCryptogram(account.kind, data.dynamicData);
   if (!entry) {
-    throw new CheckoutPayloadInvalidError('The payment data has no cryptogram.', { cause: new Error('no dynamicData') });
+    const reason = account.kind === 'token' ? 'token credential without a cryptogram (absent, or type NONE)' : 'no dynamicData value';
+    throw new CheckoutPayloadInvalidError('The payment data has no cryptogram.', { cause: new Error(reason) });
   }
   const credential: PaymentCredential = { ...account, cryptogram: entry.dynamicDataValue };
   const eci = entry.eci ?? data.eci;
@@ -126,12 +153,24 @@ function accountOf({ token, card }: PaymentData): Account {
 }
 
 /**
- * When several dynamic data entries come (e.g. a dynamic CVC next to the cryptogram), the
- * one typed as a cryptogram wins; otherwise the first.
+ * The dynamic data to authorize with. An entry of type NONE, or without a value, carries
+ * nothing. A network token needs a cryptogram-typed entry (an untyped one is taken as a
+ * cryptogram: older Direct Wallet callers send no type); a dynamic CVC alone is not enough
+ * for a token. A PAN takes a cryptogram if there is one, else its dynamic CVC. Among several
+ * (e.g. a dynamic CVC next to the cryptogram) the cryptogram wins, then the first.
  */
-function pickCryptogram(dynamicData: DynamicData | DynamicData[] | undefined): DynamicData | undefined {
+function pickCryptogram(
+  kind: PaymentCredential['kind'],
+  dynamicData: DynamicData | DynamicData[] | undefined,
+): (DynamicData & { dynamicDataValue: string }) | undefined {
   const entries = dynamicData === undefined ? [] : Array.isArray(dynamicData) ? dynamicData : [dynamicData];
-  return entries.find((e) => /CRYPTOGRAM|TAVV|UCAF|DSRP/i.test(e.dynamicDataType ?? '')) ?? entries[0];
+  const usable = entries.filter(
+    (e): e is DynamicData & { dynamicDataValue: string } => e.dynamicDataType !== 'NONE' && e.dynamicDataValue !== undefined,
+  );
+  const cryptogram =
+    usable.find((e) => e.dynamicDataType !== undefined && TOKEN_CRYPTOGRAM_TYPES.includes(e.dynamicDataType)) ??
+    usable.find((e) => e.dynamicDataType === undefined);
+  return kind === 'token' ? cryptogram : (cryptogram ?? usable[0]);
 }
 
 /**

@@ -35,6 +35,8 @@ export interface MaskedPaymentMethod {
   panLastFour?: string;
   expiry?: string;
   paymentAccountReference?: string;
+  /** The type of the dynamic data authorized with (e.g. CARD_APPLICATION_CRYPTOGRAM_LONG_FORM); never the value. */
+  cryptogramType?: string;
 }
 
 export interface Authorization {

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { DYNAMIC_DATA_TYPES } from '../checkout/payment-data.js';
 
 /**
  * The response bodies of SPEC §3–4, as strict schemas. They document the API (OpenAPI is
@@ -43,6 +44,8 @@ export const paymentResource = z.strictObject({
       panLastFour: z.string().regex(/^\d{4}$/).optional(),
       expiry: z.string().regex(/^\d{4}-\d{2}$/).optional(),
       paymentAccountReference: z.string().optional(),
+      /** The dynamic data type the credential came with (SPEC §4.3 step 6); never its value. */
+      cryptogramType: z.enum(DYNAMIC_DATA_TYPES).optional(),
     })
     .optional(),
   eci: z.string().regex(/^\d{2}$/).optional(),

@@ -5,7 +5,8 @@ const FOUR_DIGITS = /^\d{4}$/;
 const text = (value: unknown): string | undefined => (typeof value === 'string' || typeof value === 'number' ? String(value) : undefined);
 
 /**
- * The only card facts that are stored (SPEC §3): brand, last four digits, expiry, PAR.
+ * The only card facts that are stored (SPEC §3): brand, last four digits, expiry, PAR, and the
+ * type of the cryptogram (its value never).
  * For a network token the PAN's last four come from the SRC's masked card, if it sent them.
  */
 export function maskPaymentMethod(
@@ -24,5 +25,6 @@ export function maskPaymentMethod(
     ...(panLastFour && FOUR_DIGITS.test(panLastFour) ? { panLastFour } : {}),
     expiry,
     ...(par && /^[A-Za-z0-9]{1,64}$/.test(par) ? { paymentAccountReference: par } : {}),
+    ...(credential.cryptogramType ? { cryptogramType: credential.cryptogramType } : {}),
   };
 }

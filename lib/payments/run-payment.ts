@@ -74,7 +74,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   }
 
   const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';
-  if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci)) {
+  if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
     const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
     const waiting = await writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey);

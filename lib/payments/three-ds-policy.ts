@@ -1,21 +1,54 @@
 import type { ThreeDsPolicy } from '../domain/merchant.js';
 
-/**
- * ECI classes. Visa uses 05/06/07 and Mastercard 02/01/00 for full/attempted/none; the two
- * ranges do not overlap, so the class does not depend on knowing the brand.
- */
-const FULL = new Set(['05', '02']);
-const NONE = new Set(['07', '00']);
+/** What an ECI says about the cardholder's authentication, for the liability it carries. */
+export type EciMeaning = 'authenticated' | 'attempted' | 'not-authenticated';
 
-/** SPEC 4.3 step 8. */
-export function needsStepUp(policy: ThreeDsPolicy, eci: string | undefined): boolean {
+/**
+ * ECI values per brand (SPEC §4.3 step 8). Visa (and Amex, Discover, which follow it):
+ * 05 authenticated, 06 attempted, 07 not authenticated. Mastercard: 02 authenticated,
+ * 01 attempted, 00 not authenticated, and 06 — which Mastercard's SRC returns when the
+ * checkout payload is fetched more than five minutes after the authentication (the proof of
+ * authentication expired) or with another srcCorrelationId — "merchant risk": no liability
+ * shift, so it counts as not authenticated
+ * (developer.mastercard.com, mastercard-checkout-solutions, "Retrieve Transaction Payload").
+ * The same `06` is "attempted" for Visa, so the meaning depends on the brand.
+ */
+const VISA_LIKE: Readonly<Record<string, EciMeaning>> = { '05': 'authenticated', '06': 'attempted', '07': 'not-authenticated' };
+const MASTERCARD: Readonly<Record<string, EciMeaning>> = {
+  '02': 'authenticated',
+  '01': 'attempted',
+  '00': 'not-authenticated',
+  '06': 'not-authenticated',
+};
+/** A brand we cannot name: only the values that mean the same for every scheme. */
+const UNKNOWN_BRAND: Readonly<Record<string, EciMeaning>> = {
+  '05': 'authenticated',
+  '02': 'authenticated',
+  '01': 'attempted',
+  '07': 'not-authenticated',
+  '00': 'not-authenticated',
+};
+
+/** The meaning of `eci` for `brand` (brand.ts names); undefined when absent or not a value of that brand. */
+export function eciMeaning(brand: string, eci: string | undefined): EciMeaning | undefined {
+  if (eci === undefined) return undefined;
+  const table = brand === 'MASTERCARD' ? MASTERCARD : brand === 'UNKNOWN' ? UNKNOWN_BRAND : VISA_LIKE;
+  return Object.hasOwn(table, eci) ? table[eci] : undefined;
+}
+
+/**
+ * SPEC 4.3 step 8. `risk-based` steps up when the ECI says not authenticated, is missing, or
+ * is no ECI of the brand (an unknown value proves nothing); `always` unless fully authenticated.
+ */
+export function needsStepUp(policy: ThreeDsPolicy, eci: string | undefined, brand: string): boolean {
+  const meaning = eciMeaning(brand, eci);
   switch (policy) {
     case 'never':
       return false;
     case 'always':
-      return eci === undefined || !FULL.has(eci);
+      return meaning !== 'authenticated';
     case 'risk-based':
-      return eci === undefined || NONE.has(eci);
+      return meaning === undefined || meaning === 'not-authenticated';
   }
 }
 

@@ -14,6 +14,8 @@ const networkKid = z.string().min(1).max(512).regex(/^[\x20-\x7e]+$/, 'printable
  * entry of PAYLOAD_KEY_IDS (a typo would otherwise silently register nothing), and a network kid
  * may name one payload key only (otherwise which key decrypts would be a guess).
  */
+const networkKidsRecord = z.record(z.string().min(1), z.array(networkKid).min(1).max(16));
+
 const networkKidsJson = z
   .string()
   .transform((text, ctx) => {
@@ -24,7 +26,14 @@ const networkKidsJson = z
       return z.NEVER;
     }
   })
-  .pipe(z.record(z.string().min(1), z.array(networkKid).min(1).max(16)));
+  .transform((value, ctx) => {
+    // Checked here rather than piped so that an issue's path never holds a record key: those
+    // are key ARNs, which parseEnv keeps out of its message.
+    const parsed = networkKidsRecord.safeParse(value);
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({ code: 'custom', message: 'expected {"<entry of PAYLOAD_KEY_IDS>": ["<network kid>", …]}' });
+    return z.NEVER;
+  });
 
 export const keysConfigSchema = z
   .object({

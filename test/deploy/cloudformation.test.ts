@@ -419,6 +419,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       // Absent unless set: no signing key = sandbox SRC disabled (404); no SDK URLs = sandbox SDK only.
       expect(env).not.toHaveProperty('SANDBOX_NETWORK_SIGNING_JWKS_URL');
       expect(env).not.toHaveProperty('CLICK_TO_PAY_SDK_URLS');
+      expect(env).not.toHaveProperty('PAYLOAD_KEY_NETWORK_KIDS'); // no network kids registered: thumbprint or key trial
       // Only the functions that seal webhook secrets know the key, through this stack's alias.
       if (fn.access === 'webhookConfig' || fn.access === 'webhookDelivery') expect(env.WEBHOOK_SECRETS_KEY_ID, fn.name).toBe(`alias/${SERVICE}-${STAGE}-webhook-secrets`);
       else expect(env, fn.name).not.toHaveProperty('WEBHOOK_SECRETS_KEY_ID');

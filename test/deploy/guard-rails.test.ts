@@ -34,12 +34,15 @@ const PLACEHOLDERS = {
   authJwksUrl: 'https://auth.example.invalid/.well-known/jwks.json',
   networkJwksUrls: 'visa=https://jwks.example.invalid/visa,mastercard=https://jwks.example.invalid/mastercard',
 };
+/** A Visa-style kid (commas, spaces, `|`, `=`) must reach the functions byte for byte. */
+const NETWORK_KIDS = JSON.stringify({ 'alias/click-to-pay-prod-payload-current': ['4F2A9C0D|CN=payload.pay.example.com, O=Example, C=GB', '3c9f2b7e41d0'] });
 const REAL_PARAMS = [
   '--param', 'authIssuer=https://idp.example.com/',
   '--param', 'authJwksUrl=https://idp.example.com/.well-known/jwks.json',
   '--param', 'networkJwksUrls=visa=https://jwks.example.com/visa,mastercard=https://jwks.example.com/mastercard',
   '--param', 'throttlingRateLimit=50',
   '--param', 'throttlingBurstLimit=100',
+  '--param', `payloadKeyNetworkKids=${NETWORK_KIDS}`,
 ];
 const SANDBOX_GROUPS = ['sandboxAcs', 'sandboxSrc'];
 
@@ -173,6 +176,16 @@ describe.skipIf(!packageTemplate.possible())('osls package --stage prod', () => 
       const env = functionsOf().find((p) => p.FunctionName === 'click-to-pay-prod-payClickToPay').Environment.Variables;
       expect(env.AUTH_ISSUER).toBe('https://idp.example.com/');
       expect(JSON.stringify(resources)).not.toContain('.invalid');
+    });
+
+    it('gives PAYLOAD_KEY_NETWORK_KIDS to the decrypting functions (4.3, 4.10) only, unchanged', () => {
+      const withKids = functionsOf()
+        .filter((p) => p.Environment.Variables.PAYLOAD_KEY_NETWORK_KIDS !== undefined)
+        .map((p) => p.FunctionName as string)
+        .sort();
+      expect(withKids).toEqual(['click-to-pay-prod-complete3ds', 'click-to-pay-prod-payClickToPay']);
+      const env = functionsOf().find((p) => p.FunctionName === 'click-to-pay-prod-payClickToPay').Environment.Variables;
+      expect(env.PAYLOAD_KEY_NETWORK_KIDS).toBe(NETWORK_KIDS);
     });
   });
 });

@@ -6,6 +6,9 @@
  */
 import * as z from 'zod';
 import { CheckoutPayloadInvalidError } from '../errors.js';
+import { dynamicDataSchema, ECI, pickCryptogram, type DynamicDataType } from './dynamic-data.js';
+
+export { DYNAMIC_DATA_TYPES, type DynamicDataType } from './dynamic-data.js';
 
 export interface PaymentCredential {
   kind: 'token' | 'card';
@@ -21,7 +24,6 @@ export interface PaymentCredential {
   paymentAccountReference?: string;
 }
 
-const ECI = /^\d{2}$/;
 
 /** A JSON number or a string, checked as text: `7` and `"7"` mean the same. */
 const numberOrText = z.union([z.string(), z.number().int().nonnegative().transform(String)]);
@@ -43,37 +45,6 @@ function luhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
-/**
- * SPEC §4.3 step 6: the EMVCo dynamic data types the networks send. LONG_FORM is Visa's
- * cryptogram, SHORT_FORM Mastercard's (DSRP/UCAF), TAVV and DTVV Visa's token verification
- * values, DYNAMIC_CARD_SECURITY_CODE a dynamic CVC for a PAN (Mastercard), NONE "no dynamic
- * data" (its entry may come without a value). Anything else is refused: what it would mean
- * to the acquirer is unknown.
- */
-export const DYNAMIC_DATA_TYPES = [
-  'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM',
-  'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM',
-  'TAVV',
-  'DTVV',
-  'DYNAMIC_CARD_SECURITY_CODE',
-  'NONE',
-] as const;
-export type DynamicDataType = (typeof DYNAMIC_DATA_TYPES)[number];
-
-/** What a network token needs to be authorized: a cryptogram (or Visa's token verification values). */
-const TOKEN_CRYPTOGRAM_TYPES: readonly (DynamicDataType | undefined)[] = [
-  'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM',
-  'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM',
-  'TAVV',
-  'DTVV',
-];
-
-const dynamicDataSchema = z.looseObject({
-  dynamicDataValue: z.string().min(1).max(512).optional(),
-  dynamicDataType: z.enum(DYNAMIC_DATA_TYPES).optional(),
-  eci: z.string().regex(ECI).optional(),
-});
-type DynamicData = z.output<typeof dynamicDataSchema>;
 
 /**
  * No object-level refinements, so the Direct Wallet endpoint can `.extend()` it; the rules
@@ -150,27 +121,6 @@ function accountOf({ token, card }: PaymentData): Account {
     return { kind: 'card', number, expiryMonth, expiryYear };
   }
   throw invalid('exactly one of token or card is required');
-}
-
-/**
- * The dynamic data to authorize with. An entry of type NONE, or without a value, carries
- * nothing. A network token needs a cryptogram-typed entry (an untyped one is taken as a
- * cryptogram: older Direct Wallet callers send no type); a dynamic CVC alone is not enough
- * for a token. A PAN takes a cryptogram if there is one, else its dynamic CVC. Among several
- * (e.g. a dynamic CVC next to the cryptogram) the cryptogram wins, then the first.
- */
-function pickCryptogram(
-  kind: PaymentCredential['kind'],
-  dynamicData: DynamicData | DynamicData[] | undefined,
-): (DynamicData & { dynamicDataValue: string }) | undefined {
-  const entries = dynamicData === undefined ? [] : Array.isArray(dynamicData) ? dynamicData : [dynamicData];
-  const usable = entries.filter(
-    (e): e is DynamicData & { dynamicDataValue: string } => e.dynamicDataType !== 'NONE' && e.dynamicDataValue !== undefined,
-  );
-  const cryptogram =
-    usable.find((e) => e.dynamicDataType !== undefined && TOKEN_CRYPTOGRAM_TYPES.includes(e.dynamicDataType)) ??
-    usable.find((e) => e.dynamicDataType === undefined);
-  return kind === 'token' ? cryptogram : (cryptogram ?? usable[0]);
 }
 
 /**

@@ -6,6 +6,9 @@
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
+import table from '../../functions/routes.json' with { type: 'json' };
+import { componentSchemas, NAMED_SCHEMAS, schemaName, schemaOrRef, ref } from './components.js';
+import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from './examples.js';
 import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
 import { payerIpQuery } from '../../lib/http/payment-request.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
@@ -33,6 +36,10 @@ interface Operation {
   errors: number[];
   /** The route honours Idempotency-Key (its handler says `idempotency: 'supported'`). */
   idempotent?: true;
+  /** Only when the one derived from functions/routes.json does not fit (see `operationIdOf`). */
+  operationId?: string;
+  /** Only when the path rule of `TAGS` does not fit. */
+  tag?: string;
 }
 
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
@@ -102,6 +109,39 @@ const json = (schema: Schema) => {
   return rest;
 };
 
+/** Tags by path, first match wins; an operation may name its own with `tag`. */
+const TAGS: { name: string; description: string; path: RegExp }[] = [
+  { name: 'Payment links', description: 'SPEC 4.14: links a shopper opens to pay (Direct API payment link generation)', path: /\/payment-links/ },
+  { name: 'Payments', description: 'SPEC 4.3, 4.4, 4.10–4.13: pay an order, 3DS, capture, reverse, refund', path: /\/payments\// },
+  { name: 'Orders', description: 'SPEC 4.8, 4.9: orders and hosted checkout sessions', path: /^\/transactions\// },
+  { name: 'Webhooks', description: 'SPEC 4.15: webhook configuration, events and redelivery', path: /\/(configs\/webhooks|events)/ },
+  { name: 'Enablement', description: 'SPEC 4.5, 4.6: platform and tenant payment-method switches', path: /\/configs\/payment-methods$/ },
+  { name: 'Merchant configuration', description: 'SPEC 4.1, 4.2, 4.7: onboarding, Click to Pay configuration, payload encryption keys', path: /^\/config\// },
+];
+const tagOf = (op: Operation) => op.tag ?? TAGS.find((tag) => tag.path.test(op.path))?.name;
+
+/**
+ * The function's name in functions/routes.json (`createOrder`, `payClickToPay`…): one name per
+ * endpoint across the route table, the IAM roles, the logs and the generated clients. A
+ * function serving a second verb on the same path (4.5/4.6 take PUT and POST) gets the verb
+ * appended for that one (`putPlatformPaymentMethodsPost`).
+ */
+function operationIdOf(op: Operation): string | undefined {
+  if (op.operationId) return op.operationId;
+  const route = `${op.method.toUpperCase()} ${op.path}`;
+  const fn = table.functions.find((f) => (f.routes as string[]).includes(route));
+  if (!fn) return undefined;
+  const first = (fn.routes as string[]).find((r) => r.endsWith(` ${op.path}`));
+  return first === route ? fn.name : `${fn.name}${op.method[0]!.toUpperCase()}${op.method.slice(1)}`;
+}
+
+/** A media type object: the schema (a `$ref` when it is named) and its example, if any. */
+const media = (schema: Schema) => {
+  const name = schemaName(schema) as keyof typeof NAMED_SCHEMAS | undefined;
+  const example = name ? EXAMPLES[name] : undefined;
+  return { schema: schemaOrRef(schema), ...(example === undefined ? {} : { example }) };
+};
+
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -112,11 +152,13 @@ export function buildOpenApi(): Record<string, unknown> {
     const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {
+      operationId: operationIdOf(op),
+      tags: [tagOf(op)],
       summary: op.summary,
       description: `Requires: ${op.access}.${sessionTokenNote(op)}`,
       security: [{ bearer: [] }],
       parameters: [...pathParams, ...queryParams, ...(op.idempotent ? [IDEMPOTENCY_KEY_PARAMETER] : [])],
-      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': { schema: json(op.body) } } } } : {}),
+      ...(op.body ? { requestBody: { required: !op.bodyOptional, content: { 'application/json': media(op.body) } } } : {}),
       responses: {
         [op.ok.status]: {
           description: 'Success',
@@ -128,7 +170,7 @@ export function buildOpenApi(): Record<string, unknown> {
                 },
               }
             : {}),
-          content: { 'application/json': { schema: json(op.ok.schema) } },
+          content: { 'application/json': media(op.ok.schema) },
         },
         ...Object.fromEntries([...new Set([...op.errors, ...(op.idempotent ? [409, 422] : [])])].sort().map((status) => [status, { $ref: `#/components/responses/${RETRYABLE.has(status) ? 'RetryableProblem' : 'Problem'}` }])),
       },
@@ -139,18 +181,26 @@ export function buildOpenApi(): Record<string, unknown> {
     info: {
       title: 'Click to Pay payment service',
       version: '1.0.0',
-      description: 'The contract is SPEC.md; decisions where it is silent are in README.md. Errors are RFC 9457 problem details.',
+      description: 'The contract is docs/SPEC.md; decisions where it is silent are in README.md. Errors are RFC 9457 problem details whose `code` (the Problem schema lists them all) is what clients switch on.',
     },
-    servers: [{ url: 'http://localhost:3000', description: 'npm start' }],
+    servers: [
+      {
+        url: '{baseUrl}',
+        description: 'The service; locally `npm start` (PORT overrides 3000)',
+        variables: { baseUrl: { default: 'http://localhost:3000', description: 'Origin of the deployment, no trailing slash (e.g. https://pay.example.com)' } },
+      },
+    ],
+    tags: TAGS.map(({ name, description }) => ({ name, description })),
     components: {
+      schemas: componentSchemas(),
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'An access token (JWT) or a hosted-session token (hs_…).' } },
       responses: {
-        Problem: { description: 'Problem details (SPEC §2)', content: { 'application/problem+json': { schema: json(resources.problemResource) } } },
+        Problem: { description: 'Problem details (SPEC §2)', content: { 'application/problem+json': { schema: ref('Problem'), example: EXAMPLES.Problem } } },
         RetryableProblem: {
           description:
             'Problem details (SPEC §2). 503 DEPENDENCY_UNAVAILABLE always, 409 PAYMENT_STATE_CONFLICT while a payment is held, 409 IDEMPOTENCY_KEY_IN_USE while a request with the same Idempotency-Key runs and 502 AUTHORIZATION_UNAVAILABLE after a timeout send Retry-After: retry the same request after it.',
           headers: { 'Retry-After': { description: 'Seconds to wait before retrying the same request', schema: { type: 'string', example: '1' } } },
-          content: { 'application/problem+json': { schema: json(resources.problemResource) } },
+          content: { 'application/problem+json': { schema: ref('Problem'), example: RETRYABLE_PROBLEM_EXAMPLE } },
         },
       },
     },

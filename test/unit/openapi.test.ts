@@ -4,6 +4,12 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import table from '../../functions/routes.json' with { type: 'json' };
 import { buildOpenApi, OPENAPI_PATH } from '../../infra/openapi/generate.js';
+import { NAMED_SCHEMAS, problemSchema } from '../../infra/openapi/components.js';
+import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from '../../infra/openapi/examples.js';
+
+type Op = { operationId?: string; tags?: string[]; requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+const operations = () =>
+  Object.entries(buildOpenApi().paths as Record<string, Record<string, Op>>).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })));
 
 describe('docs/openapi.json', () => {
   it('is what the schemas generate (run `npm run openapi` after changing them)', () => {
@@ -34,5 +40,63 @@ describe('docs/openapi.json', () => {
         if (optsIn) expect(Object.keys(op.responses), route).toEqual(expect.arrayContaining(['409', '422']));
       }
     }
+  });
+
+  it('gives every operation a unique operationId and one declared tag (what client generators name things by)', () => {
+    const doc = buildOpenApi() as { tags: { name: string }[] };
+    const declared = doc.tags.map((tag) => tag.name);
+    const ids = operations().map(({ route, op }) => {
+      expect(op.operationId, route).toMatch(/^[a-z][A-Za-z0-9]+$/);
+      expect(op.tags, route).toHaveLength(1);
+      expect(declared, route).toContain(op.tags![0]);
+      return op.operationId;
+    });
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
+  it('names the shared schemas in components/schemas and refers to them by $ref', () => {
+    const schemas = (buildOpenApi().components as { schemas: Record<string, { properties?: Record<string, unknown> }> }).schemas;
+    for (const name of ['Payment', 'Order', 'Problem', 'HostedSession', 'MerchantConfig', 'PaymentMethods', 'WebhookConfig', 'Event']) {
+      expect(schemas[name], name).toBeDefined();
+    }
+    // An order's payments are Payments, not a copy of them.
+    expect(schemas.Order!.properties!.payments).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Payment' } });
+    const byRoute = Object.fromEntries(operations().map(({ route, op }) => [route, op]));
+    const order = byRoute['POST /transactions/outlets/{outletId}/orders']!;
+    expect(order.requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreateOrderRequest' });
+    expect(order.responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Order' });
+    // No operation inlines a schema that has a name.
+    const text = JSON.stringify(buildOpenApi().paths);
+    for (const ref of text.match(/"\$ref":"[^"]+"/g) ?? []) {
+      expect(ref).toMatch(/#\/components\/(schemas|responses)\/\w+/);
+    }
+  });
+
+  it('lists every error code of lib/errors.ts as the enum of Problem.code', () => {
+    const source = readFileSync(fileURLToPath(new URL('../../lib/errors.ts', import.meta.url)), 'utf8');
+    const codes = [...source.matchAll(/readonly code = '([A-Z_]+)'/g)].map(([, code]) => code);
+    expect(codes.length).toBeGreaterThan(20);
+    const schemas = (buildOpenApi().components as { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> }).schemas;
+    expect([...schemas.Problem!.properties.code!.enum!].sort()).toEqual([...new Set(codes)].sort());
+    expect(problemSchema.safeParse({ ...RETRYABLE_PROBLEM_EXAMPLE, code: 'NOT_A_CODE' }).success).toBe(false);
+  });
+
+  it('has examples that the schemas accept (request bodies and main responses)', () => {
+    for (const name of ['CreateOrderRequest', 'Order', 'Payment', 'ClickToPayRequest', 'HostedSession', 'Problem', 'MerchantConfig'] as const) {
+      expect(EXAMPLES[name], name).toBeDefined();
+    }
+    for (const [name, example] of Object.entries(EXAMPLES)) {
+      const result = NAMED_SCHEMAS[name as keyof typeof NAMED_SCHEMAS].safeParse(example);
+      expect(result.error?.issues, name).toBeUndefined();
+    }
+    expect(problemSchema.safeParse(RETRYABLE_PROBLEM_EXAMPLE).success).toBe(true);
+    const byRoute = Object.fromEntries(operations().map(({ route, op }) => [route, op as unknown as { responses: Record<string, { content: Record<string, { example?: unknown }> }> }]));
+    expect(byRoute['GET /transactions/outlets/{outletId}/orders/{orderRef}']!.responses['200']!.content['application/json']!.example).toEqual(EXAMPLES.Order);
+  });
+
+  it('has one server whose base URL is a variable defaulting to the local service', () => {
+    expect(buildOpenApi().servers).toEqual([
+      expect.objectContaining({ url: '{baseUrl}', variables: { baseUrl: expect.objectContaining({ default: 'http://localhost:3000' }) } }),
+    ]);
   });
 });

@@ -22,6 +22,13 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { packageTemplate } from '../test/deploy/package-template.js';
+import { parseCommandLine } from '../infra/local/cli.js';
+
+parseCommandLine('npm run bench:coldstart', `
+Usage: [BENCH_COLDSTART_RUNS=15] [BENCH_COLDSTART_NODE_OPTIONS=…] npm run bench:coldstart
+
+Packages the service, then times every API function's module init against a floor (README "Cold start").
+`, {});
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const RUNS = Number(process.env.BENCH_COLDSTART_RUNS ?? 15);

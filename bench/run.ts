@@ -16,6 +16,14 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { startLocalStack, type LocalStack } from '../infra/local/stack.js';
 import type { PreparedPayment } from './fixtures.js';
+import { parseCommandLine } from '../infra/local/cli.js';
+
+parseCommandLine('npm run bench', `
+Usage: [BENCH_PAYMENTS=600] [BENCH_CONCURRENCY=1,8,32] [BENCH_AMOUNT=1000] npm run bench
+
+Pays BENCH_PAYMENTS orders through the 4.3 handler in-process at each concurrency level, against
+the same-calls and minimal floors; prints p50/p95/p99, payments/s and the ratios (README "Benchmark").
+`, {});
 
 const positive = (name: string, fallback: string): number[] => {
   const values = (process.env[name] ?? fallback).split(',').map(Number);

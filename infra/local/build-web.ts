@@ -108,6 +108,8 @@ async function swapIn(staging: string, outDir: string): Promise<void> {
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} kB`;
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+  const { parseCommandLine } = await import('./cli.js');
+  parseCommandLine('npm run build:web', 'Usage: npm run build:web\n\nBuilds the hosted checkout page (web/) into web/dist with content-hashed assets.', {});
   buildWeb().catch((error: unknown) => {
     process.stderr.write(`${(error as Error)?.message ?? error}\n`);
     process.exit(1);

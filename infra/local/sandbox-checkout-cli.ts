@@ -8,30 +8,44 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../../lib/auth/principal.js';
 import { buildSandboxCheckoutResponse } from '../../lib/sandbox/checkout-response.js';
 import { SANDBOX_CARDS, sandboxCard } from '../../lib/sandbox/sandbox-cards.js';
+import { parseCommandLine, usageError } from './cli.js';
 import { ensureDevIdentity, signDevToken } from './dev-identity.js';
 import { ensureSandboxNetwork, sandboxSigningKeys } from './sandbox-network.js';
 
-const { values } = parseArgs({
-  options: {
-    order: { type: 'string' },
-    outlet: { type: 'string' },
-    eci: { type: 'string' },
-    scheme: { type: 'string', default: 'visa' },
-    card: { type: 'string' },
-    alg: { type: 'string', default: 'RS256' },
-    api: { type: 'string' },
-    'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
-  },
-  strict: true,
+const USAGE = `
+Usage: npm run sandbox:checkout -- --order ORDER [--outlet OUTLET] [--scheme visa|mastercard] [--card ID] [--eci NN] [--alg RS256|ES256] [--api URL]
+
+Prints on stdout the body of a Click to Pay payment (SPEC 4.3) for ORDER: what the Click to Pay
+SDK's checkout() resolves with, signed by the sandbox network and encrypted to the running
+service's current payload key. On stderr: a ready curl command. \`npm start\` must be running.
+
+  --order ORDER        the orderRef from POST …/orders (required)
+  --outlet OUTLET      default: the demo outlet of .data/demo.json
+  --scheme S           visa (default) or mastercard
+  --card ID            ${SANDBOX_CARDS.map((c) => c.id).join(', ')}
+  --eci NN             override the ECI, e.g. 07 to force a 3DS challenge
+  --alg A              the network's JWS algorithm: RS256 (default) or ES256
+  --api URL            the service (default: .data/demo.json's baseUrl, else http://localhost:3000)
+  --data-dir DIR       the local service's data directory (default $DATA_DIR or .data)
+  -h, --help           this text
+`;
+
+const values = parseCommandLine('sandbox:checkout', USAGE, {
+  order: { type: 'string' },
+  outlet: { type: 'string' },
+  eci: { type: 'string' },
+  scheme: { type: 'string', default: 'visa' },
+  card: { type: 'string' },
+  alg: { type: 'string', default: 'RS256' },
+  api: { type: 'string' },
+  'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
 });
 
 function fail(message: string): never {
-  process.stderr.write(`sandbox:checkout: ${message}\n`);
-  process.exit(2);
+  return usageError('sandbox:checkout', message);
 }
 
 const dataDir = resolve(values['data-dir']!);

@@ -18,6 +18,16 @@ import { signDevToken } from './dev-identity.js';
 import { PERMISSIONS } from '../../lib/auth/principal.js';
 import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
 import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
+import { parseCommandLine } from './cli.js';
+
+parseCommandLine('npm start', `
+Usage: npm start          (PORT=3100 npm start, DATA_DIR=… npm start)
+
+Starts the whole local service on http://localhost:$PORT (default 3000): DynamoDB (dynalite,
+or DynamoDB Local with LOCAL_DYNAMODB_ENGINE=dynamodb-local) and the KMS server as processes of
+their own, the API, the hosted checkout page and the sandbox. Data lives in $DATA_DIR (default
+.data). Prints the URLs, demo tokens and a demo checkout link. Ctrl-C stops everything.
+`, {});
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');

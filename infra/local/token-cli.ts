@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { PERMISSIONS } from '../../lib/auth/principal.js';
+import { parseCommandLine, usageError } from './cli.js';
 import { ensureDevIdentity, signDevToken, type DevTokenClaims } from './dev-identity.js';
 
 /**
@@ -8,22 +8,36 @@ import { ensureDevIdentity, signDevToken, type DevTokenClaims } from './dev-iden
  * `npm run token -- --realm tenant --tenant T [--merchant M] [--outlets O1,O2] --permissions P1,P2 [--ttl S]`
  * Prints one access token and nothing else on stdout (SPEC §7).
  */
-const { values } = parseArgs({
-  options: {
-    realm: { type: 'string' },
-    tenant: { type: 'string' },
-    merchant: { type: 'string' },
-    outlets: { type: 'string' },
-    permissions: { type: 'string' },
-    ttl: { type: 'string', default: '3600' },
-    'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
-  },
-  strict: true,
+const USAGE = `
+Usage: npm run token -- --realm platform [--permissions P1,P2] [--ttl SECONDS]
+       npm run token -- --realm tenant --tenant T [--merchant M] [--outlets O1,O2] --permissions P1,P2 [--ttl SECONDS]
+
+Prints one access token (a JWT the local service accepts) and nothing else on stdout:
+  TOKEN=$(npm run token -- --realm platform)
+
+  --realm platform|tenant   platform: every tenant; tenant: one tenant (--tenant)
+  --tenant T                the tenantRef of a tenant token
+  --merchant M              narrow a tenant token to one merchant
+  --outlets O1,O2           narrow a tenant token to these outlets
+  --permissions P1,P2       default for a platform token: all of them; known:
+                            ${PERMISSIONS.join(', ')}
+  --ttl SECONDS             lifetime (default 3600)
+  --data-dir DIR            the local service's data directory (default $DATA_DIR or .data)
+  -h, --help                this text
+`;
+
+const values = parseCommandLine('token', USAGE, {
+  realm: { type: 'string' },
+  tenant: { type: 'string' },
+  merchant: { type: 'string' },
+  outlets: { type: 'string' },
+  permissions: { type: 'string' },
+  ttl: { type: 'string', default: '3600' },
+  'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
 });
 
 function fail(message: string): never {
-  process.stderr.write(`token: ${message}\n`);
-  process.exit(2);
+  return usageError('token', message);
 }
 
 const list = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean);

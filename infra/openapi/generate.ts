@@ -211,6 +211,8 @@ export function buildOpenApi(): Record<string, unknown> {
 export const OPENAPI_PATH = new URL('../../docs/openapi.json', import.meta.url);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { parseCommandLine } = await import('../local/cli.js');
+  parseCommandLine('npm run openapi', 'Usage: npm run openapi\n\nWrites docs/openapi.json from the zod schemas (test/unit/openapi.test.ts fails until it is rerun after a schema change).', {});
   await writeFile(OPENAPI_PATH, JSON.stringify(buildOpenApi(), null, 2) + '\n');
   process.stdout.write(`wrote ${OPENAPI_PATH.pathname}\n`);
 }

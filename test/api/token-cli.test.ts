@@ -47,10 +47,11 @@ describe('npm run token', () => {
     expect(response.status).toBe(200);
   }, 30_000);
 
-  it('fails with a message on stderr and nothing on stdout for bad arguments', async () => {
+  it('fails with a message on stderr and no token on stdout for bad arguments', async () => {
     const result = await token('--realm', 'tenant');
-    expect(result.code).not.toBe(0);
-    expect(result.stdout).toBe('');
-    expect(result.stderr).toContain('--tenant is required');
+    expect(result.code).toBe(2);
+    // npm (json=true in .npmrc) adds its JSON error object on stdout when a script fails; never a token.
+    expect(result.stdout).not.toMatch(/[\w-]+\.[\w-]+\.[\w-]+/);
+    expect(result.stderr).toContain('token: --tenant is required for a tenant token (see --help)');
   }, 30_000);
 });

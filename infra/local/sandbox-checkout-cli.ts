@@ -83,7 +83,7 @@ process.stdout.write(JSON.stringify({ checkoutResponse: sdkResult }) + '\n');
 const payment = (order.payments as { paymentRef: string; state: string }[]).find((p) => p.state === 'STARTED') ?? order.payments[0];
 process.stderr.write(
   `\nPay with it (valid for ${Math.round(900 / 60)} minutes):\n` +
-    `  npm run -s sandbox:checkout -- --order ${values.order} > body.json\n` +
+    `  BODY=$(npm run sandbox:checkout -- --order ${values.order})\n` +
     `  curl -s -X POST '${api}/transactions/outlets/${outlet}/orders/${values.order}/payments/${payment.paymentRef}/click-to-pay' \\\n` +
-    `       -H "Authorization: Bearer $TENANT_TOKEN" -H 'Content-Type: application/json' --data @body.json\n\n`,
+    `       -H "Authorization: Bearer $TENANT_TOKEN" -H 'Content-Type: application/json' --data "$BODY"\n\n`,
 );

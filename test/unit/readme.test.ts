@@ -1,0 +1,69 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The README is read by a merchant developer in their first hour: its links to the contract
+ * resolve inside the repository, its curl examples follow `$BASE`, and the walk-through sets
+ * every variable it uses and writes no file outside its temporary directory.
+ */
+const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+const readme = read('README.md');
+const spec = read('docs/SPEC.md');
+
+/** GitHub's heading anchors: lower case, punctuation dropped (not `-` or `_`), spaces → `-`. */
+const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-');
+const codeBlocks = (markdown: string) => [...markdown.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map(([, code]) => code!);
+/** A shell line as the shell expands it: single-quoted text and comments blanked out. */
+const expanded = (line: string) => line.replace(/'[^']*'/g, "''").replace(/(^|\s)#.*$/, '');
+const section = (title: string) => {
+  const start = readme.indexOf(`### ${title}`);
+  expect(start, title).toBeGreaterThan(-1);
+  return readme.slice(start, readme.indexOf('\n## ', start));
+};
+
+describe('README', () => {
+  it('ships the contract it cites: docs/SPEC.md, with a note of where it comes from', () => {
+    expect(readme).not.toContain('../shared/');
+    expect(spec.split('\n')[0]).toMatch(/^> A copy of the shared contract/);
+    expect(spec).toContain('## 2. Errors');
+  });
+
+  it('links SPEC sections to headings that exist in docs/SPEC.md', () => {
+    const anchors = new Set([...spec.matchAll(/^#{1,3} (.+)$/gm)].map(([, heading]) => slug(heading!)));
+    const links = [...readme.matchAll(/\]\(docs\/SPEC\.md#([^)]+)\)/g)].map(([, anchor]) => anchor!);
+    expect(links.length).toBeGreaterThan(20);
+    for (const anchor of links) expect(anchors, anchor).toContain(anchor);
+  });
+
+  it('has no curl example hard-coding localhost:3000 (they use $BASE)', () => {
+    for (const code of codeBlocks(readme)) {
+      for (const line of code.split('\n').filter((l) => /\bcurl\b/.test(l))) expect(line).not.toMatch(/localhost:3000/);
+    }
+  });
+
+  it('walk-through: every variable it uses is set before, in the same section (the 3DS recipe included)', () => {
+    const code = codeBlocks(section('Walk-through: pay an order with curl')).join('\n');
+    const known = new Set(['PORT']);
+    for (const line of code.split('\n')) {
+      const text = expanded(line);
+      for (const [, name] of text.matchAll(/\$\{?([A-Z_][A-Z0-9_]*)/g)) expect(known, `${name} in: ${line}`).toContain(name);
+      for (const [, name] of text.matchAll(/(?:^|[\s;(])(?:export\s+)?([A-Z_][A-Z0-9_]*)=/g)) known.add(name!);
+    }
+    for (const name of ['BASE', 'OUTLET', 'TENANT_TOKEN', 'ORDER', 'PAYMENT', 'P', 'ACS_URL', 'CREQ', 'CRES', 'WORK']) expect(known).toContain(name);
+    expect(code).toContain('BASE=http://localhost:${PORT:-3000}');
+  });
+
+  it('walk-through: files go to $WORK (a temporary directory), never into the repository', () => {
+    const raw = codeBlocks(section('Walk-through: pay an order with curl')).join('\n');
+    expect(raw).toMatch(/WORK=\$\(mktemp -d\)/);
+    const code = raw.split('\n').map(expanded).join('\n');
+    const redirects = [...code.matchAll(/(?<![0-9&])>\s*("?[^\s&]+)/g)].map(([, target]) => target);
+    expect(redirects.length).toBeGreaterThanOrEqual(2);
+    for (const target of redirects) expect(target, `redirect to ${target}`).toMatch(/^"\$WORK\//);
+    for (const [, file] of code.matchAll(/--data @("?[^\s]+)/g)) expect(file).toMatch(/^"\$WORK\//);
+  });
+
+  it('warns that sandbox amounts ending in 99 wait 10 s', () => {
+    expect(section('Walk-through: pay an order with curl')).toMatch(/Amounts ending in `99` wait 10 seconds/);
+  });
+});

@@ -24,7 +24,7 @@ const section = (title: string) => {
 describe('README', () => {
   it('ships the contract it cites: docs/SPEC.md, with a note of where it comes from', () => {
     expect(readme).not.toContain('../shared/');
-    expect(spec.split('\n')[0]).toMatch(/^> A copy of the shared contract/);
+    expect(spec.split('\n')[0]).toMatch(/^> Copied verbatim from the project's shared contract/);
     expect(spec).toContain('## 2. Errors');
   });
 

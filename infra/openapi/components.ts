@@ -39,6 +39,7 @@ export const problemSchema = resources.problemResource.extend({
 export const NAMED_SCHEMAS = {
   Payment: resources.paymentResource,
   Order: resources.orderResource,
+  CreatedOrder: resources.createdOrderResource,
   HostedSession: resources.hostedSessionResource,
   MerchantConfig: resources.merchantConfigResource,
   EncryptionKeys: resources.encryptionKeysResource,

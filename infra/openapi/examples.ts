@@ -22,7 +22,14 @@ const authorisedPayment = {
 };
 
 export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
-  CreateOrderRequest: { action: 'AUTH', amount, merchantOrderReference: 'cart-4711', emailAddress: 'shopper@example.com' },
+  CreateOrderRequest: {
+    action: 'AUTH',
+    amount,
+    merchantOrderReference: 'cart-4711',
+    emailAddress: 'shopper@example.com',
+    returnUrl: 'https://shop.example.com/orders/4711/done',
+    cancelUrl: 'https://shop.example.com/cart',
+  },
   Order: {
     orderRef: ids.orderRef,
     outletId: ids.outletId,
@@ -33,6 +40,21 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     paymentMethods: ['CLICK_TO_PAY'],
     payments: [{ ...ids, state: 'STARTED', amount, createdAt: at, updatedAt: at }],
     createdAt: at,
+  },
+  CreatedOrder: {
+    orderRef: ids.orderRef,
+    outletId: ids.outletId,
+    action: 'AUTH',
+    amount,
+    merchantOrderReference: 'cart-4711',
+    returnUrl: 'https://shop.example.com/orders/4711/done',
+    cancelUrl: 'https://shop.example.com/cart',
+    state: 'STARTED',
+    paymentMethods: ['CLICK_TO_PAY'],
+    payments: [{ ...ids, state: 'STARTED', amount, createdAt: at, updatedAt: at }],
+    createdAt: at,
+    checkoutUrl: 'http://localhost:3000/checkout?session=hs_3q2-7wX9bPz0aYcD1eF4gH5iJ6kL7mN8oP9qR0sT1uV',
+    checkoutExpiresAt: later,
   },
   HostedSession: {
     sessionToken: 'hs_3q2-7wX9bPz0aYcD1eF4gH5iJ6kL7mN8oP9qR0sT1uV',
@@ -67,6 +89,7 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     environment: 'sandbox',
     threeDsPolicy: 'risk-based',
     outlets: ['demo-outlet'],
+    redirectOrigins: ['https://shop.example.com'],
   },
   MerchantConfig: {
     merchantRef: 'demo-merchant',
@@ -81,6 +104,7 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     clickToPayEnabled: true,
     directWalletEnabled: false,
     threeDsPolicy: 'risk-based',
+    redirectOrigins: ['https://shop.example.com'],
   },
   PaymentMethodsRequest: { paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } } },
   PaymentMethods: { level: 'tenant', tenantRef: 'demo-tenant', paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } }, updatedAt: at },

@@ -64,7 +64,7 @@ describe('docs/openapi.json', () => {
     const byRoute = Object.fromEntries(operations().map(({ route, op }) => [route, op]));
     const order = byRoute['POST /transactions/outlets/{outletId}/orders']!;
     expect(order.requestBody!.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreateOrderRequest' });
-    expect(order.responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Order' });
+    expect(order.responses['201']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreatedOrder' });
     // No operation inlines a schema that has a name.
     const text = JSON.stringify(buildOpenApi().paths);
     for (const ref of text.match(/"\$ref":"[^"]+"/g) ?? []) {

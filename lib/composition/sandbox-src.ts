@@ -1,6 +1,7 @@
 import { documentClient } from '../aws/clients.js';
 import { sandboxConfig } from '../config/sandbox-config.js';
 import { serviceConfig } from '../config/service-config.js';
+import { SandboxConfirmationLedger } from '../sandbox/src/confirmation-ledger.js';
 import { SandboxSrcNetwork } from '../sandbox/src/network.js';
 import { DEFAULT_SRC_LIMITS, SrcRateLimiter } from '../sandbox/src/rate-limits.js';
 import { SrcSessionStore } from '../sandbox/src/session-store.js';
@@ -20,6 +21,7 @@ export const sandboxSrcNetwork: SandboxSrcNetwork | undefined = sandboxConfig.SA
       payloadKeys: payloadKeyVault,
       limiter: new SrcRateLimiter(documentClient, serviceConfig.SESSIONS_TABLE),
       limits: DEFAULT_SRC_LIMITS,
+      confirmations: new SandboxConfirmationLedger(documentClient, serviceConfig.SESSIONS_TABLE, Date.now),
       now: Date.now,
     })
   : undefined;

@@ -5,6 +5,7 @@ import { EventRepository } from '../repositories/event-repository.js';
 import { RETRY_DELAYS_MS, type DispatchDeps } from '../webhooks/dispatch.js';
 import { HttpWebhookSender } from '../webhooks/sender.js';
 import { signingSecrets } from '../webhooks/webhook-config.js';
+import { confirmationDispatch } from './network-confirmations.js';
 import { webhookConfigDeps } from './webhook-secrets.js';
 
 /** The delivery worker: event items in the orders table, secrets opened through KMS, the guarded sender. */
@@ -18,6 +19,7 @@ export const webhookDispatchDeps: DispatchDeps = {
     },
   },
   sender: new HttpWebhookSender(), // SPEC 4.15's 10 s timeout: its default (DEFAULT_TIMEOUT_MS)
+  confirmations: confirmationDispatch, // Mastercard confirmations (4.3): same outbox, same schedule
   now: Date.now,
   // A claim outlives the 10 s send and the record that follows it.
   settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 30_000 },

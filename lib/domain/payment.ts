@@ -39,6 +39,18 @@ export interface MaskedPaymentMethod {
   cryptogramType?: string;
 }
 
+/**
+ * Which SRC checkout a Click to Pay payment came from (the verified JWS payload's ids and the
+ * network whose key signed it). Not card data: correlation ids only. Mastercard requires a
+ * confirmation of every outcome quoting them (lib/network/confirmation.ts).
+ */
+export interface SrcCheckoutReference {
+  /** The trusted network key set that verified the checkout response (NETWORK_JWKS_URLS name). */
+  network: string;
+  srcCorrelationId: string;
+  srciTransactionId?: string;
+}
+
 export interface Authorization {
   code: string;
   resultCode: string;
@@ -90,6 +102,8 @@ export interface Payment {
   threeDs?: ThreeDsChallenge;
   failure?: PaymentFailure;
   payerIp?: string;
+  /** Click to Pay (4.3) only: the checkout's SRC ids, for the network's confirmations. */
+  srcCheckout?: SrcCheckoutReference;
   /** Optimistic-concurrency counter; every transition increments it. */
   version: number;
   /** While PROCESSING: who holds the lease; only the holder may finish or release it. */

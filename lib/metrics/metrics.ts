@@ -29,6 +29,8 @@ export const METRIC = {
   latency: 'Latency',
   /** dims: outcome (delivered | retrying | failed) — one per webhook delivery attempt */
   webhookDeliveries: 'WebhookDeliveries',
+  /** dims: outcome (delivered | retrying | failed) — one per network confirmation attempt (Mastercard, SPEC 4.3) */
+  networkConfirmations: 'NetworkConfirmations',
 } as const;
 
 export type MetricName = (typeof METRIC)[keyof typeof METRIC];

@@ -3,6 +3,7 @@ import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
 import { authorizationEventTypes, paymentEvent } from '../events/payment-event.js';
 import { DependencyUnavailableError } from '../errors.js';
+import { authorizationConfirmations } from '../network/confirmation.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { FinalPatch } from '../repositories/payment-repository.js';
 import type { PaymentDeps } from './deps.js';
@@ -27,7 +28,8 @@ export async function writeFinal(deps: PaymentDeps, order: Order, payment: Payme
   const now = deps.now();
   const after: Payment = { ...payment, ...patch, updatedAt: new Date(now).toISOString() };
   // One millisecond apart, so that their ids (time-ordered) keep the order: authorised, then captured.
-  const events = authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, after, now + index));
+  // A Mastercard checkout's outcome is confirmed to the network through the same outbox (4.3).
+  const events = [...authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, after, now + index)), ...authorizationConfirmations(order, after, now)];
   for (;;) {
     try {
       return await deps.payments.finish(payment, leaseId, patch, credential, events, now);

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { MaskedPaymentMethod, Payment } from '../domain/payment.js';
+import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import { stripItem } from '../repositories/order-repository.js';
@@ -11,6 +11,7 @@ export interface LeaseClaim {
   /** Names the credential (checkout response, card, 3DS transaction); never the credential itself. */
   credential: string;
   masked?: MaskedPaymentMethod;
+  srcCheckout?: SrcCheckoutReference;
   payerIp?: string;
 }
 

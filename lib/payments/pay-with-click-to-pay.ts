@@ -82,10 +82,17 @@ export async function payWithClickToPay(
       eci,
       masked: maskPaymentMethod('CLICK_TO_PAY', brand, credential, verified.payload.maskedCard),
       credentialKey: checkoutCredentialKey(checkoutKey),
+      srcCheckout: srcCheckoutOf(network!, verified),
       sealedForThreeDs: async () => ({ jwe: encryptedPayload, source: 'CLICK_TO_PAY' }),
     },
     facts,
   );
+}
+
+/** The SRC ids a network confirmation quotes (lib/network/confirmation.ts); no card data. */
+function srcCheckoutOf(network: string, verified: VerifiedCheckout) {
+  const { srcCorrelationId, srciTransactionId } = verified.payload;
+  return { network, srcCorrelationId, ...(srciTransactionId ? { srciTransactionId } : {}) };
 }
 
 /** One key per checkout response and network: the JWS `jti`, else the SRC correlation id. */

@@ -1,5 +1,5 @@
 import type { PaymentCredential } from '../checkout/payment-data.js';
-import type { MaskedPaymentMethod, Payment } from '../domain/payment.js';
+import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { AuthorizationUnavailableError } from '../errors.js';
 import { epochSeconds } from '../repositories/dynamo.js';
 import type { LeaseOrigin, LeaseTaken, PendingThreeDs } from '../repositories/payment-repository.js';
@@ -22,6 +22,8 @@ export interface PaymentAttempt {
   brand: string;
   eci: string | undefined;
   masked: MaskedPaymentMethod;
+  /** 4.3 only: the SRC checkout's ids, recorded on the payment for the network's confirmations. */
+  srcCheckout?: SrcCheckoutReference;
   /** The encrypted payload to keep if a 3DS step-up happens; absent → no step-up possible. */
   sealedForThreeDs?: () => Promise<Pick<PendingThreeDs, 'jwe' | 'source'>>;
 }
@@ -43,6 +45,7 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
     from: attempt.from,
     credential: attempt.credentialKey,
     masked: attempt.masked,
+    ...(attempt.srcCheckout ? { srcCheckout: attempt.srcCheckout } : {}),
     ...(facts.payerIp ? { payerIp: facts.payerIp } : {}),
   };
   let lease = await takeLease(deps, payment, claim);
@@ -134,4 +137,8 @@ async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
 }
 
 const environmentOf = (ctx: PaymentContext) => ctx.merchant?.environment ?? 'production';
-const masked = (attempt: PaymentAttempt) => ({ paymentMethod: attempt.masked, ...(attempt.eci ? { eci: attempt.eci } : {}) });
+const masked = (attempt: PaymentAttempt) => ({
+  paymentMethod: attempt.masked,
+  ...(attempt.eci ? { eci: attempt.eci } : {}),
+  ...(attempt.srcCheckout ? { srcCheckout: attempt.srcCheckout } : {}),
+});

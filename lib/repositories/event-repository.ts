@@ -1,7 +1,7 @@
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventType, OutboxEvent } from '../events/payment-event.js';
 import { ConditionFailed, dynamo } from './dynamo.js';
-import { ALL_DUE_SHARDS, DUE_INDEX, dueShard } from './outbox.js';
+import { ALL_DUE_SHARDS, DUE_INDEX, dueShard, type OutboxEntry } from './outbox.js';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'NOT_CONFIGURED';
 
@@ -66,9 +66,9 @@ export class EventRepository {
   }
 
   /** A payment item's outbox alone (the item itself may be large: captures, refunds). */
-  async outboxOf(key: ItemKey): Promise<OutboxEvent[]> {
+  async outboxOf(key: ItemKey): Promise<OutboxEntry[]> {
     const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true, ProjectionExpression: 'outbox' })));
-    return (Item?.outbox as OutboxEvent[] | undefined) ?? [];
+    return (Item?.outbox as OutboxEntry[] | undefined) ?? [];
   }
 
   /** Stores an event once (a second drain of the same outbox finds it and moves on). */

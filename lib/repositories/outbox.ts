@@ -1,5 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { OutboxEvent } from '../events/payment-event.js';
+import type { OutboxConfirmation } from '../network/confirmation.js';
+
+/** What an outbox holds: the merchant's webhook events and the card network's confirmations. */
+export type OutboxEntry = OutboxEvent | OutboxConfirmation;
 
 /**
  * The transactional outbox without transactions (SPEC §4.15): the write that changes a payment
@@ -28,7 +32,7 @@ export function dueShard(pk: string): string {
 export const ALL_DUE_SHARDS = Array.from({ length: DUE_SHARDS }, (_, n) => `DUE#${n}`);
 
 /** UpdateExpression SET clauses (and their values) that append events to an item's outbox. */
-export function appendToOutbox(pk: string, events: readonly OutboxEvent[], now: number): { set: string[]; values: Record<string, unknown> } {
+export function appendToOutbox(pk: string, events: readonly OutboxEntry[], now: number): { set: string[]; values: Record<string, unknown> } {
   if (events.length === 0) return { set: [], values: {} };
   return {
     set: ['outbox = list_append(if_not_exists(outbox, :noEvents), :outboxEvents)', 'dueShard = :dueShard', 'dueAt = if_not_exists(dueAt, :dueNow)'],

@@ -1,10 +1,9 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../domain/payment.js';
-import type { OutboxEvent } from '../events/payment-event.js';
 import { DependencyUnavailableError } from '../errors.js';
 import { ConditionFailed, dynamo } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
-import { appendToOutbox, MAX_UNDRAINED_EVENTS } from './outbox.js';
+import { appendToOutbox, MAX_UNDRAINED_EVENTS, type OutboxEntry } from './outbox.js';
 
 /** Where each operation may start and which total its reservation draws on. */
 const RESERVATION: Record<OperationKind, { from: readonly PaymentState[]; condition: string; update: string }> = {
@@ -80,7 +79,7 @@ export class PaymentOperationsRepository {
   }
 
   /** The approval, written only over the version `seen` and while the operation is still pending. */
-  async succeed(seen: Payment, ref: string, totals: SettledTotals, settledAt: string, events: readonly OutboxEvent[], now: number): Promise<Payment> {
+  async succeed(seen: Payment, ref: string, totals: SettledTotals, settledAt: string, events: readonly OutboxEntry[], now: number): Promise<Payment> {
     const k = key(seen);
     const outbox = appendToOutbox(k.pk, events, now);
     const { Attributes } = await dynamo(() =>

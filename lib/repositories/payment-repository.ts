@@ -1,8 +1,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { MaskedPaymentMethod, Payment, PaymentState } from '../domain/payment.js';
-import type { OutboxEvent } from '../events/payment-event.js';
+import type { MaskedPaymentMethod, Payment, PaymentState, SrcCheckoutReference } from '../domain/payment.js';
 import { dynamo, nowIso } from './dynamo.js';
-import { appendToOutbox } from './outbox.js';
+import { appendToOutbox, type OutboxEntry } from './outbox.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 
 export type LeaseOrigin = 'STARTED' | 'AWAIT_3DS';
@@ -17,6 +16,8 @@ export interface LeaseRequest {
   credential: string;
   /** What the attempt pays with, masked: recorded if another attempt must settle this lease. */
   masked?: MaskedPaymentMethod;
+  /** The checkout's SRC ids: kept from the lease on, so whoever settles it can confirm to the network. */
+  srcCheckout?: SrcCheckoutReference;
   payerIp?: string;
 }
 
@@ -27,7 +28,7 @@ export interface LeaseTaken {
   parkedUntil?: number;
 }
 export type FinalPatch = Partial<
-  Pick<Payment, 'paymentMethod' | 'eci' | 'authorization' | 'threeDs' | 'failure' | 'capturedAmount' | 'refundedAmount' | 'capturable' | 'refundable' | 'operations'>
+  Pick<Payment, 'paymentMethod' | 'srcCheckout' | 'eci' | 'authorization' | 'threeDs' | 'failure' | 'capturedAmount' | 'refundedAmount' | 'capturable' | 'refundable' | 'operations'>
 > & {
   state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
 };
@@ -72,6 +73,7 @@ export class PaymentRepository {
     const extra: Record<string, unknown> = { leaseCredential: lease.credential };
     if (lease.masked) extra.leaseMasked = lease.masked;
     if (lease.payerIp) extra.payerIp = lease.payerIp;
+    if (lease.srcCheckout) extra.srcCheckout = lease.srcCheckout;
     const sets = Object.keys(extra).map((name) => `${name} = :${name}`);
     const { Attributes } = await dynamo(() =>
       this.client.send(
@@ -107,7 +109,7 @@ export class PaymentRepository {
    * item as it was). `settledBy` records which lease wrote it, so a retry of a write whose
    * answer was lost recognises its own result.
    */
-  async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch, credential: string | undefined, events: readonly OutboxEvent[], now: number): Promise<Payment> {
+  async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch, credential: string | undefined, events: readonly OutboxEntry[], now: number): Promise<Payment> {
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
     const k = key(payment.orderRef, payment.paymentRef);
     const outbox = appendToOutbox(k.pk, events, now);

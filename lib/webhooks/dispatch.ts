@@ -1,5 +1,9 @@
 import type { Logger } from '../logger.js';
 import type { OutboxEvent } from '../events/payment-event.js';
+import { deliverConfirmation, type ConfirmationDispatch } from '../network/confirmation-delivery.js';
+import { isOutboxConfirmation } from '../network/confirmation.js';
+import { CONFIRMATION_SK_PREFIX, confirmationKey } from '../repositories/confirmation-repository.js';
+import type { OutboxEntry } from '../repositories/outbox.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import { eventKey, type EventRepository, type ItemKey, type StoredEvent } from '../repositories/event-repository.js';
 import type { WebhookSender } from './sender.js';
@@ -26,6 +30,8 @@ export interface DispatchDeps {
   events: EventRepository;
   endpoints: WebhookEndpoints;
   sender: WebhookSender;
+  /** Network confirmations (Mastercard, SPEC 4.3) share the outbox, the due index and the schedule. */
+  confirmations: ConfirmationDispatch;
   now: () => number;
   settings: {
     /** Delay after the n-th failed attempt; past the last one the event is FAILED (SPEC: ≥ 24 h). */
@@ -46,12 +52,19 @@ export type DueOutcome = 'drained' | 'delivered' | 'retry' | 'failed' | 'not-con
 /** One due item, whatever it is: a payment with an outbox, or an event to deliver. */
 export async function processDue(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome[]> {
   if (key.sk.startsWith('EVENT#')) return [await deliver(deps, key, logger)];
+  if (key.sk.startsWith(CONFIRMATION_SK_PREFIX)) return [await deliverConfirmation(deps, key, logger)];
   const moved = await drainOutbox(deps, key);
   if (moved.length === 0) return ['skipped'];
   logger.info('outbox drained', { pk: key.pk, events: moved.map((event) => event.id) });
   // In the order they happened (a receiver still must not rely on it: retries reorder).
   const outcomes: DueOutcome[] = [];
-  for (const event of moved) outcomes.push(await deliver(deps, eventKey(event.merchantRef, event.id), logger));
+  for (const entry of moved) {
+    outcomes.push(
+      isOutboxConfirmation(entry)
+        ? await deliverConfirmation(deps, confirmationKey(entry.merchantRef, entry.id), logger)
+        : await deliver(deps, eventKey(entry.merchantRef, entry.id), logger),
+    );
+  }
   return ['drained', ...outcomes];
 }
 
@@ -60,12 +73,15 @@ export async function processDue(deps: DispatchDeps, key: ItemKey, logger: Logge
  * only if it still holds exactly what was moved (the same events, not just as many) — an event
  * added meanwhile stays for the next round. A crash between the two steps only repeats the (idempotent) first one.
  */
-export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<OutboxEvent[]> {
+export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<OutboxEntry[]> {
   for (let round = 0; round < 5; round++) {
     const outbox = await deps.events.outboxOf(key);
     if (outbox.length === 0) return [];
     const now = deps.now();
-    for (const event of outbox) await deps.events.putEvent(event, 'PENDING', now);
+    for (const entry of outbox) {
+      if (isOutboxConfirmation(entry)) await deps.confirmations.repository.put(entry, now);
+      else await deps.events.putEvent(entry, 'PENDING', now);
+    }
     try {
       await deps.events.clearOutbox(key, outbox);
       return outbox;

@@ -10,6 +10,7 @@ import { newSigningSecret } from '../../lib/webhooks/signing.js';
 import { aed, authorizedWorld, capture, refund, reverse } from '../support/lifecycle.js';
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
+import { confirmationsWith } from '../support/confirmations.js';
 
 /** Issue 11 item 3: captures, refunds, reversals and webhook deliveries by outcome. */
 let token: string;
@@ -58,6 +59,7 @@ describe('webhook delivery metrics', () => {
       endpoints: { endpointFor: async (merchant) => (merchant === w.merchantRef ? { enabled: true, allowLoopback: true, url: receiver.url, secrets } : undefined) },
       sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
       now: () => clock,
+      confirmations: confirmationsWith(),
       settings: { retryDelaysMs, claimMs: 15_000 },
     };
     return {

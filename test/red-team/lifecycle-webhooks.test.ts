@@ -14,6 +14,7 @@ import { EventRepository } from '../../lib/repositories/event-repository.js';
 import { drainOutbox } from '../../lib/webhooks/dispatch.js';
 import { acquirerRecord, aed, authorizedWorld, capture, readOrderAs, refund, reverse } from '../support/lifecycle.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
+import { confirmationsWith } from '../support/confirmations.js';
 
 let token: string;
 beforeAll(async () => {
@@ -247,7 +248,7 @@ describe('RT-L: the outbox on the payment item', () => {
     expect(modify).toHaveBeenCalledTimes(Object.keys(p.operations ?? {}).length);
     // Once the worker drained the outbox, the payment takes operations again.
     const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
-    await drainOutbox({ events, endpoints: { endpointFor: async () => undefined }, sender: { send: async () => ({ ok: false, durationMs: 0 }) }, now: Date.now, settings: { retryDelaysMs: [], claimMs: 1_000 } }, { pk: `ORDER#${w.orderRef}`, sk: `PAYMENT#${w.paymentRef}` });
+    await drainOutbox({ events, endpoints: { endpointFor: async () => undefined }, sender: { send: async () => ({ ok: false, durationMs: 0 }) }, now: Date.now, confirmations: confirmationsWith(), settings: { retryDelaysMs: [], claimMs: 1_000 } }, { pk: `ORDER#${w.orderRef}`, sk: `PAYMENT#${w.paymentRef}` });
     expect((await capture(w, token, aed(10))).status).toBe(201);
   });
 });

@@ -22,6 +22,7 @@ import { invoke } from '../support/invoke.js';
 import { aed, authorizedWorld, capture, refund } from '../support/lifecycle.js';
 import { seedMerchant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
+import { confirmationsWith } from '../support/confirmations.js';
 
 const table = serviceConfig.ORDERS_TABLE;
 const lines: string[] = [];
@@ -73,6 +74,7 @@ function worker(merchantRef: string, url: string, options: { lookup?: (host: str
     endpoints: { endpointFor: async (m) => (m === merchantRef ? { url, enabled: true, allowLoopback: options.allowLoopback ?? true, secrets: [newSigningSecret()] } : undefined) },
     sender: new HttpWebhookSender({ timeoutMs: 2_000, ...(options.lookup ? { lookup: options.lookup } : {}) }),
     now: Date.now,
+    confirmations: confirmationsWith(),
     settings: { retryDelaysMs: [60_000], claimMs: 15_000 },
   };
 }

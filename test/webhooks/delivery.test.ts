@@ -13,6 +13,7 @@ import { aed, authorizedWorld, capture } from '../support/lifecycle.js';
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
 import { storedItem } from '../support/stored-item.js';
+import { confirmationsWith } from '../support/confirmations.js';
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const lines: string[] = [];
@@ -37,6 +38,7 @@ function worker(merchantRef: string, endpoint: Partial<WebhookEndpoint> & { url:
     endpoints: { endpointFor: async (merchant) => (merchant === merchantRef ? { enabled: true, allowLoopback: true, ...endpoint } : undefined) },
     sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
     now: () => clock,
+    confirmations: confirmationsWith(),
     settings: { retryDelaysMs, claimMs: 15_000 },
   };
 }

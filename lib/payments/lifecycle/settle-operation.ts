@@ -2,6 +2,7 @@ import type { Order } from '../../domain/order.js';
 import { stateAfterOperations, type Payment, type PaymentFailure } from '../../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../../errors.js';
 import { operationEventType, paymentEvent } from '../../events/payment-event.js';
+import { operationConfirmations } from '../../network/confirmation.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../authorizer.js';
 import { currentOf as paymentAsItWas, retryAfter } from '../lease.js';
@@ -28,7 +29,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
     const after: Payment = { ...current, ...totals, updatedAt: settledAt, operations: { ...current.operations, [ref]: { ...operation, state: 'SUCCEEDED', settledAt } } };
     const event = paymentEvent(operationEventType(operation.kind, after), order, after, now);
     try {
-      const settled = await deps.operations.succeed(current, ref, totals, settledAt, [event], now);
+      const settled = await deps.operations.succeed(current, ref, totals, settledAt, [event, ...operationConfirmations(order, after, ref, now)], now);
       recordPaymentOperation(operation.kind, 'succeeded');
       return settled;
     } catch (error) {

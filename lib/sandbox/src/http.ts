@@ -36,6 +36,9 @@ export const SRC_OPERATIONS: Readonly<Record<string, Operation>> = {
   '/sandbox/src/cards/enroll': op(schemas.enrollCardBody, (n, b) => n.enrollCard(b), 'INVALID_CARD', 201),
   '/sandbox/src/checkout': op(schemas.checkoutBody, (n, b) => n.checkout(b)),
   '/sandbox/src/sign-out': op(schemas.sessionBody, (n, b) => n.signOut(b)),
+  // Mastercard's confirmations API, played (the service's sandbox NetworkClient posts here).
+  '/sandbox/src/confirmations': op(schemas.confirmationBody, (n, b, c) => n.confirm(b, c), 'INVALID_REQUEST', 204),
+  '/sandbox/src/confirmations/search': op(schemas.confirmationSearchBody, (n, b) => n.confirmationsOf(b)),
 };
 
 /**
@@ -65,7 +68,8 @@ function routeHandler(path: string, operation: Operation | undefined, network: S
           const onSession = parsed.error.issues.some((issue) => issue.path[0] === 'sessionId' || issue.path.length === 0);
           throw new SrcError(400, onSession ? 'INVALID_REQUEST' : operation.invalid, 'The request is invalid.');
         }
-        const client: SrcClient = { ip: event.requestContext?.http?.sourceIp ?? 'unknown' };
+        const idempotencyKey = event.headers?.['idempotency-key'];
+        const client: SrcClient = { ip: event.requestContext?.http?.sourceIp ?? 'unknown', ...(idempotencyKey ? { idempotencyKey } : {}) };
         return reply(operation.status, await operation.run(network, parsed.data as never, client));
       } catch (error) {
         if (error instanceof SrcError) {
@@ -92,6 +96,7 @@ function readJson(event: ApiEvent): unknown {
 }
 
 function reply(statusCode: number, body: unknown, headers: Record<string, string> = {}): ApiResponse {
+  if (statusCode === 204) return { statusCode, headers: { 'Cache-Control': 'no-store', ...headers }, body: '' };
   return {
     statusCode,
     headers: { 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', ...headers },

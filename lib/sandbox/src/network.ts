@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { ConfirmationRecord, SandboxConfirmationLedger } from './confirmation-ledger.js';
 import { clientBucket } from './client-bucket.js';
 import type { PayloadPublicKey } from '../../keys/payload-key-vault.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
@@ -9,7 +10,7 @@ import { checkEnrollmentJwe, maskedEnrollment } from './enrollment.js';
 import { notAuthenticated, sessionNotFound, SrcError } from './errors.js';
 import { otpOutcome, resendOtp, startOtp, validateOtp, type RuleResult } from './otp.js';
 import type { LimitName, SrcLimits, WindowLimit } from './rate-limits.js';
-import type { CheckoutBody, EnrollCardBody, IdentityLookupBody, InitBody, ValidateOtpBody } from './schemas.js';
+import type { CheckoutBody, ConfirmationBody, EnrollCardBody, IdentityLookupBody, InitBody, ValidateOtpBody } from './schemas.js';
 import type { NetworkSigningKeys } from './signing-keys.js';
 import type { SrcSession, SrcSessionState, SrcSessionStore } from './session-store.js';
 
@@ -24,12 +25,16 @@ export interface SandboxSrcDeps {
     check(limit: LimitName, subject: string, rule: WindowLimit, nowMs: number): Promise<void>;
   };
   limits: SrcLimits;
+  /** Where the confirmations endpoint records what it receives (none: those routes are 404). */
+  confirmations?: SandboxConfirmationLedger;
   now: () => number;
 }
 
 /** Who calls the network, as far as it can tell: the caller's IP address (API Gateway's sourceIp). */
 export interface SrcClient {
   ip: string;
+  /** The caller's Idempotency-Key header, when sent (the confirmations endpoint needs it). */
+  idempotencyKey?: string;
 }
 
 /** Enough for a demo, small enough to keep one session item far below DynamoDB's 400 KB. */
@@ -161,6 +166,27 @@ export class SandboxSrcNetwork {
       if (!(error instanceof SrcError && error.reason === 'SESSION_NOT_FOUND')) throw error;
     }
     return {};
+  }
+
+  /**
+   * Mastercard's confirmations API, played (lib/network/mastercard-confirmation-body.ts): the
+   * outcome of a checkout, recorded under the sender's Idempotency-Key; answered with no body.
+   */
+  async confirm(body: ConfirmationBody, client: SrcClient): Promise<undefined> {
+    const ledger = this.confirmationLedger();
+    if (!client.idempotencyKey) throw new SrcError(400, 'INVALID_REQUEST', 'An Idempotency-Key header is required.');
+    await ledger.record(client.idempotencyKey, body);
+    return undefined;
+  }
+
+  /** What the confirmations endpoint received for one checkout (for tests and people). */
+  async confirmationsOf({ srcCorrelationId }: { srcCorrelationId: string }): Promise<ConfirmationRecord> {
+    return this.confirmationLedger().read(srcCorrelationId);
+  }
+
+  private confirmationLedger(): SandboxConfirmationLedger {
+    if (!this.deps.confirmations) throw new SrcError(404, 'INVALID_REQUEST', 'This network takes no confirmations.');
+    return this.deps.confirmations;
   }
 
   private cardsOf(state: SrcSessionState): MaskedCard[] {

@@ -58,3 +58,23 @@ export type IdentityLookupBody = z.output<typeof identityLookupBody>;
 export type ValidateOtpBody = z.output<typeof validateOtpBody>;
 export type EnrollCardBody = z.output<typeof enrollCardBody>;
 export type CheckoutBody = z.output<typeof checkoutBody>;
+
+/** Mastercard's confirmations body (lib/network/mastercard-confirmation-body.ts), as its API would check it. */
+export const confirmationBody = z.object({
+  srcClientId: z.string().min(1).max(128),
+  srcCorrelationId: z.string().min(1).max(256),
+  srciTransactionId: z.string().min(1).max(256).optional(),
+  confirmationData: z.object({
+    checkoutEventType: z.string().regex(/^0[1-7]$/),
+    checkoutEventStatus: z.string().regex(/^\d{2}$/),
+    confirmationStatus: z.string().regex(/^0[1-3]$/).optional(),
+    confirmationReason: z.string().max(256).optional(),
+    confirmationTimestamp: z.iso.datetime(),
+    networkAuthorizationCode: z.string().max(64).optional(),
+    networkTransactionIdentifier: z.string().max(64).optional(),
+    transactionAmount: z.object({ transactionAmount: z.string().regex(/^\d{1,15}(\.\d{1,3})?$/), transactionCurrencyCode: z.string().regex(/^[A-Z]{3}$/) }),
+  }),
+});
+
+export const confirmationSearchBody = z.object({ srcCorrelationId: z.string().min(1).max(256) });
+export type ConfirmationBody = z.output<typeof confirmationBody>;

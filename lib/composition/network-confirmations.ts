@@ -1,0 +1,36 @@
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { documentClient, withDeadlines } from '../aws/clients.js';
+import { SANDBOX_NETWORK } from '../checkout/network-keys.js';
+import { networkConfirmationsConfig as config } from '../config/network-confirmations-config.js';
+import { serviceConfig } from '../config/service-config.js';
+import { logger } from '../logger.js';
+import type { ConfirmationDispatch } from '../network/confirmation-delivery.js';
+import { ssmCredentials } from '../network/credentials.js';
+import { MastercardConfirmationsClient } from '../network/mastercard-confirmations-client.js';
+import type { NetworkClient } from '../network/network-client.js';
+import { ConfirmationRepository } from '../repositories/confirmation-repository.js';
+import { SandboxNetworkClient } from '../sandbox/sandbox-network-client.js';
+
+/**
+ * Network clients by the name of the network that signed the checkout (NETWORK_JWKS_URLS'
+ * `mastercard`, the local stack's `sandbox`): a sandbox checkout is confirmed to the sandbox
+ * SRC, a Mastercard one to Mastercard, never across.
+ */
+function clients(): Record<string, NetworkClient> {
+  const byNetwork: Record<string, NetworkClient> = {};
+  if (config.SANDBOX_CONFIRMATIONS_URL) byNetwork[SANDBOX_NETWORK] = new SandboxNetworkClient(config.SANDBOX_CONFIRMATIONS_URL);
+  if (config.MASTERCARD_CONFIRMATIONS_URL && config.MASTERCARD_SRC_CLIENT_ID && config.MASTERCARD_API_CREDENTIALS_PARAMETER_ARN) {
+    const ssm = withDeadlines(new SSMClient({ region: serviceConfig.AWS_REGION, maxAttempts: 2 }));
+    byNetwork.mastercard = new MastercardConfirmationsClient(
+      { url: config.MASTERCARD_CONFIRMATIONS_URL, srcClientId: config.MASTERCARD_SRC_CLIENT_ID },
+      ssmCredentials(ssm, config.MASTERCARD_API_CREDENTIALS_PARAMETER_ARN),
+      logger.child({ component: 'mastercardConfirmations' }),
+    );
+  }
+  return byNetwork;
+}
+
+export const confirmationDispatch: ConfirmationDispatch = {
+  repository: new ConfirmationRepository(documentClient, serviceConfig.ORDERS_TABLE),
+  clients: clients(),
+};

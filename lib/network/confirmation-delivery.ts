@@ -1,0 +1,60 @@
+import { remainingMs } from '../aws/deadline.js';
+import type { Logger } from '../logger.js';
+import { METRIC, metrics } from '../metrics/metrics.js';
+import { ConditionFailed } from '../repositories/dynamo.js';
+import type { ConfirmationRepository } from '../repositories/confirmation-repository.js';
+import type { ItemKey } from '../repositories/event-repository.js';
+import { DELIVERY_RESERVE_MS, type DispatchDeps, type DueOutcome } from '../webhooks/dispatch.js';
+import type { ConfirmationResult, NetworkClient, NetworkConfirmation } from './network-client.js';
+
+/** The delivery worker's side of network confirmations (DispatchDeps.confirmations). */
+export interface ConfirmationDispatch {
+  repository: Pick<ConfirmationRepository, 'put'>;
+  /** One client per network name (SrcCheckoutReference.network): the sandbox's, Mastercard's. */
+  clients: Readonly<Record<string, NetworkClient>>;
+}
+
+/**
+ * One attempt to confirm a due outcome to the network, exactly like a webhook attempt
+ * (dispatch.ts `deliver`): claimed first, so two workers never send it at once; then sent;
+ * then recorded — confirmed, due again after the next backoff delay (the webhooks' schedule,
+ * ~26 h), or FAILED for good after the last (metric NetworkConfirmations{outcome=failed}).
+ * A retry sends the same confirmation (same id, same body): the network sees one outcome.
+ */
+export async function deliverConfirmation(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome> {
+  if (remainingMs() < DELIVERY_RESERVE_MS) return 'skipped';
+  const now = deps.now();
+  const claimedUntil = now + deps.settings.claimMs;
+  const stored = await deps.events.claim(key, now, claimedUntil);
+  if (!stored) return 'skipped';
+  const at = new Date(now).toISOString();
+  const confirmation = JSON.parse(stored.body) as NetworkConfirmation;
+  const client = deps.confirmations.clients[confirmation.network];
+  const result = client ? await confirmSafely(client, confirmation) : { ok: false, error: 'no-network-client', durationMs: 0 };
+  const attempt = { at, ...(result.status !== undefined ? { status: result.status } : {}), ...(result.error ? { error: result.error } : {}), durationMs: result.durationMs };
+  const delay = deps.settings.retryDelaysMs[stored.failures];
+  const next = result.ok ? ({ status: 'DELIVERED' } as const) : delay === undefined ? ({ status: 'FAILED' } as const) : { dueAt: deps.now() + delay };
+  const outcome = result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';
+  const log = { confirmationId: confirmation.id, network: confirmation.network, outcome: confirmation.outcome, paymentRef: confirmation.paymentRef, ok: result.ok, status: result.status, error: result.error, attempt: stored.attempts.length + 1, next };
+  if (outcome === 'failed') logger.error('network confirmation failed for good', log);
+  else logger.info('network confirmation attempt', log);
+  try {
+    await deps.events.recordAttempt(key, claimedUntil, attempt, next);
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    logger.warn('network confirmation attempt outlived its claim', { confirmationId: confirmation.id });
+    await deps.events.appendAttempt(key, attempt);
+  }
+  await deps.events.trimAttempts(key, [...stored.attempts, attempt]).catch(() => undefined);
+  metrics.count(METRIC.networkConfirmations, { outcome: outcome === 'retry' ? 'retrying' : outcome });
+  return outcome;
+}
+
+/** Adapters answer failures as results; anything they throw anyway is one failed attempt. */
+async function confirmSafely(client: NetworkClient, confirmation: NetworkConfirmation): Promise<ConfirmationResult> {
+  try {
+    return await client.confirm(confirmation);
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.name : 'error', durationMs: 0 };
+  }
+}

@@ -1,0 +1,28 @@
+import type { ConfirmationResult } from './network-client.js';
+
+/** Mastercard answers a confirmation within seconds; the claim (30 s) outlives this by far. */
+export const CONFIRMATION_TIMEOUT_MS = 10_000;
+
+/**
+ * POSTs a confirmation body and reports the outcome: ok on any 2xx (Mastercard answers 204),
+ * else the status or what went wrong (timeout, connection refused). Never throws, never reads
+ * more than the status: an error body may echo what we sent, and nothing needs it.
+ */
+export async function postConfirmation(url: string, body: string, headers: Record<string, string>, timeoutMs = CONFIRMATION_TIMEOUT_MS): Promise<ConfirmationResult> {
+  const started = Date.now();
+  try {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+    await response.body?.cancel().catch(() => undefined);
+    const ok = response.status >= 200 && response.status < 300;
+    return { ok, status: response.status, durationMs: Date.now() - started };
+  } catch (error) {
+    const name = error instanceof Error ? error.name : '';
+    return { ok: false, error: name === 'TimeoutError' || name === 'AbortError' ? 'timeout' : 'unreachable', durationMs: Date.now() - started };
+  }
+}

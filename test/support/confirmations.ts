@@ -1,0 +1,13 @@
+import { documentClient } from '../../lib/aws/clients.js';
+import { serviceConfig } from '../../lib/config/service-config.js';
+import type { ConfirmationDispatch } from '../../lib/network/confirmation-delivery.js';
+import type { NetworkClient } from '../../lib/network/network-client.js';
+import { ConfirmationRepository } from '../../lib/repositories/confirmation-repository.js';
+
+/** This test file's confirmation items (its own tables, like every test file's). */
+export const confirmationRepository = () => new ConfirmationRepository(documentClient, serviceConfig.ORDERS_TABLE);
+
+/** The worker's confirmations side with the given network clients (none: the webhook tests). */
+export function confirmationsWith(clients: Record<string, NetworkClient> = {}): ConfirmationDispatch {
+  return { repository: confirmationRepository(), clients };
+}

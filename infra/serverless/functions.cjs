@@ -78,6 +78,12 @@ const GROUP_ENVIRONMENT = Object.freeze({
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS' },
   // Network-assigned JWE key ids per payload key (README "Payload key rotation"): only 4.3 and 4.10 decrypt.
   paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS' },
+  // Mastercard confirmations (lib/config/network-confirmations-config.ts): all three or none.
+  webhookDelivery: {
+    mastercardConfirmationsUrl: 'MASTERCARD_CONFIRMATIONS_URL',
+    mastercardSrcClientId: 'MASTERCARD_SRC_CLIENT_ID',
+    mastercardApiCredentialsParameterArn: 'MASTERCARD_API_CREDENTIALS_PARAMETER_ARN',
+  },
 });
 
 /** Source maps never ship: read by --enable-source-maps they cost every cold start (README "Deploy"). */
@@ -215,6 +221,7 @@ async function serverlessFunctions(helpers) {
 module.exports = serverlessFunctions;
 module.exports.buildFunctions = buildFunctions;
 module.exports.accessByFunction = accessByFunction;
+module.exports.GROUP_ENVIRONMENT = GROUP_ENVIRONMENT;
 module.exports.loadRouteTable = loadRouteTable;
 module.exports.isSandboxEntry = isSandboxEntry;
 module.exports.deployedRouteTable = deployedRouteTable;

@@ -17,7 +17,7 @@
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
- * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
+ * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
@@ -140,8 +140,8 @@ function idempotencyStatement() {
 }
 
 /** The statements of one group, logs excluded. */
-function groupStatements(group, keyResources) {
-  const statements = dataStatements(group, keyResources);
+function groupStatements(group, keyResources, extras = {}) {
+  const statements = [...dataStatements(group, keyResources), ...extraStatements(group, extras)];
   return IDEMPOTENCY_GROUPS.includes(group) ? [...statements, idempotencyStatement()] : statements;
 }
 
@@ -236,8 +236,29 @@ function dataStatements(group, keyResources) {
   }
 }
 
+/** An SSM parameter ARN (the Mastercard API credentials, lib/network/credentials.ts); anything else is refused. */
+const SSM_PARAMETER_ARN = /^arn:aws[a-z-]*:ssm:[a-z0-9-]+:\d{12}:parameter\/[\w./-]+$/;
+
+function mastercardCredentialsArn(value) {
+  if (value === undefined || value === null || String(value).trim() === '') return undefined;
+  const arn = String(value).trim();
+  if (!SSM_PARAMETER_ARN.test(arn)) throw new Error('mastercardApiCredentialsParameterArn must be an SSM parameter ARN (arn:aws:ssm:<region>:<account>:parameter/<name>)');
+  return arn;
+}
+
+/**
+ * Statements that depend on optional params. The delivery worker reads the Mastercard API
+ * credentials (a SecureString; the default aws/ssm key needs no kms: grant, a customer key's
+ * policy must allow this role) — that one parameter only, and only when configured.
+ */
+function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
+  if (group !== 'webhookDelivery' || !mastercardApiCredentialsParameterArn) return [];
+  return [{ Sid: 'MastercardApiCredentials', Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [mastercardApiCredentialsParameterArn] }];
+}
+
 /** `{ LambdaRoleX: AWS::IAM::Role, … }` for every access group that has functions. */
-function roleResources({ service, stage, payloadKeyIds, accessByFunction }) {
+function roleResources({ service, stage, payloadKeyIds, accessByFunction, mastercardApiCredentialsParameterArn }) {
+  const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn) };
   const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
   const resources = {};
   for (const group of ACCESS_GROUPS) {
@@ -261,7 +282,7 @@ function roleResources({ service, stage, payloadKeyIds, accessByFunction }) {
               Version: '2012-10-17',
               Statement: [
                 { Sid: 'Logs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroups },
-                ...groupStatements(group, keyResources),
+                ...groupStatements(group, keyResources, extras),
               ],
             },
           },
@@ -282,7 +303,8 @@ async function resolveContext({ resolveConfigurationProperty, resolveVariable })
   const stage = await resolveVariable('sls:stage');
   const param = await resolveVariable('param:payloadKeyIds, null');
   const payloadKeyIds = typeof param === 'string' && param.trim() ? param.trim() : payloadKeyAlias(service, stage);
-  return { service, stage, payloadKeyIds };
+  const mastercardApiCredentialsParameterArn = mastercardCredentialsArn(await resolveVariable('param:mastercardApiCredentialsParameterArn, null'));
+  return { service, stage, payloadKeyIds, mastercardApiCredentialsParameterArn };
 }
 
 /** serverless.yml: `resources: - ${file(./infra/serverless/iam.cjs):serverlessResources}` */

@@ -29,7 +29,7 @@ describe('route table without the sandbox', () => {
     expect(allowedMethods('/sandbox/3ds/challenge', without)).toEqual([]);
     expect(allowedMethods('/sandbox/src/init', without)).toEqual([]);
     expect(allowedMethods('/config/platform/configs/payment-methods', without)).toEqual(['GET', 'PUT', 'POST']);
-    expect(all.length - without.length).toBe(10); // 2 ACS + 8 SRC routes
+    expect(all.length - without.length).toBe(12); // 2 ACS + 10 SRC routes (8 SDK, 2 confirmations)
   });
 });
 

@@ -16,7 +16,7 @@ import { checkoutResponse, sandboxSigningKey } from '../support/checkout.js';
 import { confirmationRepository, confirmationsWith } from '../support/confirmations.js';
 import { tokenData } from '../support/direct-wallet.js';
 import { aed, authorizedWorld, capture, refund, reverse } from '../support/lifecycle.js';
-import { pay, payDirectly } from '../support/payments.js';
+import { answerChallenge, completeThreeDs, pay, payDirectly } from '../support/payments.js';
 import { networkRecord, sandboxNetworkServer } from '../support/sandbox-network-server.js';
 import { seedMerchant } from '../support/seed.js';
 import { storedItem } from '../support/stored-item.js';
@@ -57,7 +57,7 @@ function worker(url: string, retryDelaysMs: readonly number[] = [5_000, 30_000])
 const sweepAll = (deps: DispatchDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
 
 /** A sandbox merchant's order of `action`, paid through 4.3 with a Mastercard (or Visa) checkout. */
-async function checkoutPayment(options: { action?: OrderAction; amount?: number; scheme?: 'visa' | 'mastercard' } = {}) {
+async function checkoutPayment(options: { action?: OrderAction; amount?: number; scheme?: 'visa' | 'mastercard'; eci?: string } = {}) {
   const scheme = options.scheme ?? 'mastercard';
   const merchant = await seedMerchant();
   const order = await createOrder({ config: configRepository, orders: orderRepository }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, {
@@ -65,7 +65,7 @@ async function checkoutPayment(options: { action?: OrderAction; amount?: number;
     amount: { currencyCode: 'AED', value: options.amount ?? 1000 },
   });
   const world = { ...merchant, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
-  const sdkResult = await checkoutResponse(scheme === 'mastercard' ? { scheme, card: 'mastercard-world', signingKey: sandboxSigningKey('ES256') } : {});
+  const sdkResult = await checkoutResponse(scheme === 'mastercard' ? { scheme, card: 'mastercard-world', signingKey: sandboxSigningKey('ES256'), ...(options.eci ? { eci: options.eci } : {}) } : {});
   const jws = sdkResult.checkoutResponse as string;
   const payload = JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')) as { srcCorrelationId: string; srciTransactionId: string };
   const response = await pay(world, token, sdkResult);
@@ -167,6 +167,26 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
     expect(server.requests()).toBe(0);
     expect((await networkRecord(visa.srcCorrelationId)).receipts).toBe(0);
     for (const merchantRef of [visa.world.merchantRef, direct.merchantRef, mcDirect.merchantRef]) expect(await confirmationRepository().list(merchantRef)).toEqual([]);
+  });
+
+  it('a 3DS step-up confirms nothing until 4.10 ends the checkout: authenticated → authorised, failed → declined', async () => {
+    const server = await network();
+    const passed = await checkoutPayment({ eci: '00' }); // Mastercard 00: not authenticated → step-up (risk-based)
+    const failed = await checkoutPayment({ eci: '00' });
+    expect([passed.response.body.state, failed.response.body.state]).toEqual(['AWAIT_3DS', 'AWAIT_3DS']);
+    const deps = worker(server.url);
+    await sweepAll(deps);
+    expect(server.requests()).toBe(0);
+    const good = await answerChallenge(passed.response.body.threeDs, '1234');
+    expect((await completeThreeDs(passed.world, token, good.cres!)).body.state).toBe('AUTHORISED');
+    const bad = await answerChallenge(failed.response.body.threeDs, '0000');
+    expect((await completeThreeDs(failed.world, token, bad.cres!)).body).toMatchObject({ state: 'FAILED', failure: { code: 'THREE_DS_FAILED' } });
+    clock = Date.now();
+    await sweepAll(deps);
+    const authorised = await networkRecord(passed.srcCorrelationId);
+    expect(authorised.confirmations.map((c) => [c.body.confirmationData.checkoutEventType, c.body.confirmationData.confirmationStatus, c.body.srciTransactionId])).toEqual([['01', '01', passed.srciTransactionId]]);
+    const declined = await networkRecord(failed.srcCorrelationId);
+    expect(declined.confirmations.map((c) => [c.body.confirmationData.confirmationStatus, c.body.confirmationData.confirmationReason])).toEqual([['02', 'THREE_DS_FAILED']]);
   });
 
   it('two workers at once send a confirmation once (the claim)', async () => {

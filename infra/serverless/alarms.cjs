@@ -140,6 +140,15 @@ function alarmResources({ service, stage, topicArn }) {
       datapoints: 1,
       actions,
     }),
+    NetworkConfirmationsFailedAlarm: countAlarm({
+      name: `${prefix}-network-confirmations-failed`,
+      description: 'A Mastercard confirmation ran out of retries (FAILED, after more than 24 h of attempts, or no client configured for its network): Mastercard never learned an outcome (README "Network confirmations").',
+      metric: serviceMetric('m', 'NetworkConfirmations', serviceName, { outcome: 'failed' }),
+      threshold: 1,
+      periods: 1,
+      datapoints: 1,
+      actions,
+    }),
     WebhookWorkerErrorsAlarm: {
       Type: 'AWS::CloudWatch::Alarm',
       Properties: {

@@ -74,6 +74,7 @@ describe.skipIf(!packageTemplate.possible())('CloudWatch alarms in the packaged 
     ['AuthorizerFailuresAlarm', METRIC.serverErrors, { code: 'AUTHORIZATION_UNAVAILABLE' }],
     ['KmsThrottlingAlarm', METRIC.dependencyErrors, { dependency: 'kms', reason: 'throttled' }],
     ['WebhookDeliveriesFailedAlarm', METRIC.webhookDeliveries, { outcome: 'failed' }],
+    ['NetworkConfirmationsFailedAlarm', METRIC.networkConfirmations, { outcome: 'failed' }],
   ])('%s watches %s with exactly the emitted dimensions', (id, metricName, extra) => {
     const props = alarm(id);
     expect(props).toMatchObject({ Namespace: 'ClickToPay', MetricName: metricName, Statistic: 'Sum', Period: 60, AlarmActions: [TOPIC] });
@@ -100,6 +101,7 @@ describe('alarm definitions (no packaging)', () => {
       'ApiUnavailableRateAlarm',
       'AuthorizerFailuresAlarm',
       'KmsThrottlingAlarm',
+      'NetworkConfirmationsFailedAlarm',
       'WebhookDeliveriesFailedAlarm',
       'WebhookWorkerErrorsAlarm',
     ]);

@@ -1,5 +1,4 @@
 import type { Logger } from '../logger.js';
-import type { OutboxEvent } from '../events/payment-event.js';
 import { deliverConfirmation, type ConfirmationDispatch } from '../network/confirmation-delivery.js';
 import { isOutboxConfirmation } from '../network/confirmation.js';
 import { CONFIRMATION_SK_PREFIX, confirmationKey } from '../repositories/confirmation-repository.js';
@@ -49,7 +48,7 @@ export const RETRY_DELAYS_MS = [5, 30, 120, 600, 1_800, 3_600, 7_200, 14_400, 28
 
 export type DueOutcome = 'drained' | 'delivered' | 'retry' | 'failed' | 'not-configured' | 'skipped';
 
-/** One due item, whatever it is: a payment with an outbox, or an event to deliver. */
+/** One due item, whatever it is: a payment with an outbox, an event to deliver, or a network confirmation to send. */
 export async function processDue(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome[]> {
   if (key.sk.startsWith('EVENT#')) return [await deliver(deps, key, logger)];
   if (key.sk.startsWith(CONFIRMATION_SK_PREFIX)) return [await deliverConfirmation(deps, key, logger)];

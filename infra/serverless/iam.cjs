@@ -236,7 +236,7 @@ function dataStatements(group, keyResources) {
   }
 }
 
-/** An SSM parameter ARN (the Mastercard API credentials, lib/network/credentials.ts); anything else is refused. */
+/** An SSM parameter ARN (the Mastercard API credentials, lib/network/mastercard/credentials.ts); anything else is refused. */
 const SSM_PARAMETER_ARN = /^arn:aws[a-z-]*:ssm:[a-z0-9-]+:\d{12}:parameter\/[\w./-]+$/;
 
 function mastercardCredentialsArn(value) {

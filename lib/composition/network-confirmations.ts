@@ -5,8 +5,8 @@ import { networkConfirmationsConfig as config } from '../config/network-confirma
 import { serviceConfig } from '../config/service-config.js';
 import { logger } from '../logger.js';
 import type { ConfirmationDispatch } from '../network/confirmation-delivery.js';
-import { ssmCredentials } from '../network/credentials.js';
-import { MastercardConfirmationsClient } from '../network/mastercard-confirmations-client.js';
+import { ssmCredentials } from '../network/mastercard/credentials.js';
+import { MastercardConfirmationsClient } from '../network/mastercard/confirmations-client.js';
 import type { NetworkClient } from '../network/network-client.js';
 import { ConfirmationRepository } from '../repositories/confirmation-repository.js';
 import { SandboxNetworkClient } from '../sandbox/sandbox-network-client.js';

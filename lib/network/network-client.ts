@@ -5,7 +5,7 @@ export type ConfirmationOutcome = 'AUTHORISED' | 'DECLINED' | 'CAPTURED' | 'REVE
 
 /**
  * One outcome to confirm to the card network, as the outbox keeps it. Network-neutral: the
- * adapter maps it to the network's wire format (mastercard-confirmations.ts). Every field is
+ * adapter maps it to the network's wire format (mastercard/confirmation-body.ts). Every field is
  * fixed when the outcome is written, so a retry sends the same confirmation.
  */
 export interface NetworkConfirmation {

@@ -1,4 +1,4 @@
-import { mastercardConfirmationBody } from '../network/mastercard-confirmation-body.js';
+import { mastercardConfirmationBody } from '../network/mastercard/confirmation-body.js';
 import type { ConfirmationResult, NetworkClient, NetworkConfirmation } from '../network/network-client.js';
 import { postConfirmation } from '../network/post-confirmation.js';
 

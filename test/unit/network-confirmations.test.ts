@@ -6,11 +6,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { handler as sandboxSrc } from '../../functions/sandbox-src/handler.js';
 import { parseNetworkConfirmationsConfig } from '../../lib/config/network-confirmations-config.js';
 import { Logger } from '../../lib/logger.js';
-import { ssmCredentials } from '../../lib/network/credentials.js';
-import { CHECKOUT_EVENT_CODES, majorUnits, mastercardConfirmationBody } from '../../lib/network/mastercard-confirmation-body.js';
-import { MastercardConfirmationsClient } from '../../lib/network/mastercard-confirmations-client.js';
+import { ssmCredentials } from '../../lib/network/mastercard/credentials.js';
+import { CHECKOUT_EVENT_CODES, majorUnits, mastercardConfirmationBody } from '../../lib/network/mastercard/confirmation-body.js';
+import { MastercardConfirmationsClient } from '../../lib/network/mastercard/confirmations-client.js';
 import type { NetworkConfirmation } from '../../lib/network/network-client.js';
-import { authorizationHeader, baseUri, parameterString, signatureBaseString } from '../../lib/network/oauth1.js';
+import { authorizationHeader, baseUri, parameterString, signatureBaseString } from '../../lib/network/mastercard/oauth1.js';
 import { invoke } from '../support/invoke.js';
 import { networkRecord } from '../support/sandbox-network-server.js';
 

@@ -169,7 +169,7 @@ export class SandboxSrcNetwork {
   }
 
   /**
-   * Mastercard's confirmations API, played (lib/network/mastercard-confirmation-body.ts): the
+   * Mastercard's confirmations API, played (lib/network/mastercard/confirmation-body.ts): the
    * outcome of a checkout, recorded under the sender's Idempotency-Key; answered with no body.
    */
   async confirm(body: ConfirmationBody, client: SrcClient): Promise<undefined> {

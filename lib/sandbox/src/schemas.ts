@@ -59,7 +59,7 @@ export type ValidateOtpBody = z.output<typeof validateOtpBody>;
 export type EnrollCardBody = z.output<typeof enrollCardBody>;
 export type CheckoutBody = z.output<typeof checkoutBody>;
 
-/** Mastercard's confirmations body (lib/network/mastercard-confirmation-body.ts), as its API would check it. */
+/** Mastercard's confirmations body (lib/network/mastercard/confirmation-body.ts), as its API would check it. */
 export const confirmationBody = z.object({
   srcClientId: z.string().min(1).max(128),
   srcCorrelationId: z.string().min(1).max(256),

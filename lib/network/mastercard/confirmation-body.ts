@@ -1,4 +1,4 @@
-import type { ConfirmationOutcome, NetworkConfirmation } from './network-client.js';
+import type { ConfirmationOutcome, NetworkConfirmation } from '../network-client.js';
 
 /**
  * Mastercard's confirmations API (Mastercard Checkout Solutions, "Report the Transaction

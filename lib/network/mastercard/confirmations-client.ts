@@ -1,8 +1,8 @@
-import type { Logger } from '../logger.js';
-import { mastercardConfirmationBody } from './mastercard-confirmation-body.js';
-import type { ConfirmationResult, NetworkClient, NetworkConfirmation } from './network-client.js';
+import type { Logger } from '../../logger.js';
+import { mastercardConfirmationBody } from './confirmation-body.js';
+import type { ConfirmationResult, NetworkClient, NetworkConfirmation } from '../network-client.js';
 import { authorizationHeader, type OAuthCredentials } from './oauth1.js';
-import { postConfirmation } from './post-confirmation.js';
+import { postConfirmation } from '../post-confirmation.js';
 
 export interface MastercardConfirmationsSettings {
   /** e.g. https://api.mastercard.com/srci/api/checkout/confirmations (sandbox.api.… before go-live). */
@@ -13,7 +13,7 @@ export interface MastercardConfirmationsSettings {
 
 /**
  * The production adapter of the NetworkClient port for Mastercard: the confirmation as
- * Mastercard's body (mastercard-confirmation-body.ts), signed with OAuth 1.0a (oauth1.ts) with
+ * Mastercard's body (confirmation-body.ts), signed with OAuth 1.0a (oauth1.ts) with
  * the credentials loaded once per warm function (credentials.ts: an SSM parameter by ARN).
  * Credentials that cannot be loaded are a failed attempt like any other (retried, metric).
  */

@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentClient } from '../../lib/aws/clients.js';
 import { configRepository, orderRepository } from '../../lib/composition/core.js';
+import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
 import type { OrderAction } from '../../lib/domain/order.js';
 import { Logger } from '../../lib/logger.js';
@@ -187,6 +188,34 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
     expect(authorised.confirmations.map((c) => [c.body.confirmationData.checkoutEventType, c.body.confirmationData.confirmationStatus, c.body.srciTransactionId])).toEqual([['01', '01', passed.srciTransactionId]]);
     const declined = await networkRecord(failed.srcCorrelationId);
     expect(declined.confirmations.map((c) => [c.body.confirmationData.confirmationStatus, c.body.confirmationData.confirmationReason])).toEqual([['02', 'THREE_DS_FAILED']]);
+  });
+
+  it('an abandoned Mastercard lease settled by a later attempt is confirmed with the SRC ids its lease recorded', async () => {
+    const server = await network();
+    const merchant = await seedMerchant();
+    const order = await createOrder({ config: configRepository, orders: orderRepository }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } });
+    const world = { ...merchant, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
+    const leaseMs = paymentDeps.settings.leaseMs;
+    paymentDeps.settings.leaseMs = 200; // abandoned = expired, then one more lease period
+    try {
+      const payment = (await paymentRepository.get(world.orderRef, world.paymentRef))!;
+      const masked = { type: 'CLICK_TO_PAY' as const, brand: 'MASTERCARD', tokenLastFour: '4792', expiry: '2030-08' };
+      const srcCheckout = { network: 'sandbox', srcCorrelationId: `abandoned-${world.paymentRef}` };
+      // A 4.3 attempt took the lease, the acquirer approved, and the holder died before its final write.
+      await paymentRepository.acquireLease(payment, { from: 'STARTED', leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost', masked, srcCheckout });
+      await authorizer.authorize(
+        { idempotencyKey: world.paymentRef, credential: { kind: 'token', number: '5204731600014792', expiryMonth: '08', expiryYear: '2030', cryptogram: 'x' }, brand: 'MASTERCARD', eci: '02', amount: payment.amount, capture: false, payerIp: undefined },
+        AbortSignal.timeout(5_000),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 450));
+      expect((await pay(world, token, await checkoutResponse())).status).toBe(409); // another card: the approval is recorded instead
+    } finally {
+      paymentDeps.settings.leaseMs = leaseMs;
+    }
+    expect(await paymentRepository.get(world.orderRef, world.paymentRef)).toMatchObject({ state: 'AUTHORISED', paymentMethod: { brand: 'MASTERCARD' } });
+    await sweepAll(worker(server.url));
+    const record = await networkRecord(`abandoned-${world.paymentRef}`);
+    expect(record.confirmations.map((c) => [c.body.confirmationData.checkoutEventType, c.body.confirmationData.confirmationStatus])).toEqual([['01', '01']]);
   });
 
   it('two workers at once send a confirmation once (the claim)', async () => {

@@ -12,8 +12,8 @@
  * - role: the IAM role of the function's access group (infra/serverless/iam.cjs)
  * - memory/timeout by access group; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
  * - optional variables of one access group only (a key URL belongs to the function that signs):
- *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc) and CLICK_TO_PAY_SDK_URLS (checkoutPage),
- *   each only when its param is set
+ *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS (checkoutPage) and
+ *   PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle), each only when its param is set
  * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group (which seals webhook signing secrets) and
  *   the webhookDelivery group (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
  * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
@@ -76,8 +76,11 @@ const SERVICE_DIR = path.join(__dirname, '..', '..');
 const GROUP_ENVIRONMENT = Object.freeze({
   sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS' },
+  // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts).
+  payments: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
   // Network-assigned JWE key ids per payload key (README "Payload key rotation"): only 4.3 and 4.10 decrypt.
-  paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS' },
+  paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER' },
+  lifecycle: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
   // Mastercard confirmations (lib/config/network-confirmations-config.ts): all three or none.
   webhookDelivery: {
     mastercardConfirmationsUrl: 'MASTERCARD_CONFIRMATIONS_URL',

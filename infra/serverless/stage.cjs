@@ -76,6 +76,14 @@ async function serverlessStageGuardRails(helpers) {
   const values = {};
   for (const name of URL_PARAMS) values[name] = await helpers.resolveVariable(`param:${name}, null`);
   assertDeployable(settings.stage, values);
+  // Production merchants approved by sandbox rules: never on a production stage.
+  const productionAcquirer = await helpers.resolveVariable('param:productionAcquirer, null');
+  if (settings.production && productionAcquirer === 'sandbox') {
+    throw new Error(`Stage "${settings.stage}" is a production stage: productionAcquirer=sandbox would approve production merchants by sandbox rules`);
+  }
+  if (productionAcquirer !== null && productionAcquirer !== undefined && !['none', 'sandbox', ''].includes(productionAcquirer)) {
+    throw new Error(`The productionAcquirer param must be none or sandbox, not "${productionAcquirer}"`);
+  }
   // The sandbox network's signing key only means something where the sandbox is deployed.
   if (!settings.sandbox && values.sandboxNetworkSigningJwksUrl) {
     throw new Error(`Stage "${settings.stage}": sandboxNetworkSigningJwksUrl is set but the sandbox is not deployed; add --param "sandbox=true" or drop it`);

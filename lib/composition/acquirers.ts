@@ -1,4 +1,5 @@
 import { documentClient } from '../aws/clients.js';
+import { acquirerConfig } from '../config/acquirer-config.js';
 import { serviceConfig } from '../config/service-config.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from '../payments/authorizer.js';
@@ -9,8 +10,9 @@ import { UnconfiguredAuthorizer } from '../payments/unconfigured-authorizer.js';
  * One acquirer per merchant environment, shared by the payment and lifecycle functions.
  * Sandbox merchants reach the sandbox acquirer (SPEC §5); production merchants the gateway's
  * acquirer, plugged in here through the same port — until then one that refuses every call
- * (502, retryable), never the sandbox.
+ * (502, retryable), never the sandbox — unless PRODUCTION_ACQUIRER=sandbox says so, which only
+ * a non-production stage may (lib/config/acquirer-config.ts).
  */
 export const authorizer = new SandboxAuthorizer(documentClient, serviceConfig.ORDERS_TABLE);
-export const productionAuthorizer = new UnconfiguredAuthorizer();
+export const productionAuthorizer: Authorizer = acquirerConfig.PRODUCTION_ACQUIRER === 'sandbox' ? authorizer : new UnconfiguredAuthorizer();
 export const authorizers: Record<MerchantEnvironment, Authorizer> = { sandbox: authorizer, production: productionAuthorizer };

@@ -86,6 +86,14 @@ describe('which stages are production', () => {
     await expect(stage.serverlessStageGuardRails(helpers('prod', PLACEHOLDERS))).rejects.toThrow(/authIssuer, authJwksUrl, networkJwksUrls/);
   });
 
+  it('lets production merchants reach the sandbox acquirer on non-production stages only (productionAcquirer)', async () => {
+    const real = { authIssuer: 'https://idp.example.com/', authJwksUrl: 'https://idp.example.com/jwks', networkJwksUrls: 'visa=https://jwks.example.com/visa' };
+    await expect(stage.serverlessStageGuardRails(helpers('prod', { ...real, productionAcquirer: 'sandbox' }))).rejects.toThrow(/production stage: productionAcquirer=sandbox/);
+    await expect(stage.serverlessStageGuardRails(helpers('prod', { ...real, productionAcquirer: 'none' }))).resolves.toMatchObject({ production: true });
+    await expect(stage.serverlessStageGuardRails(helpers('local', { productionAcquirer: 'sandbox' }))).resolves.toMatchObject({ production: false });
+    await expect(stage.serverlessStageGuardRails(helpers('dev', { productionAcquirer: 'acme' }))).rejects.toThrow(/must be none or sandbox/);
+  });
+
   it('refuses a function that mixes /sandbox/ routes with others', () => {
     expect(isSandboxEntry({ name: 'a', routes: ['GET /sandbox/x', 'POST /sandbox/y'] })).toBe(true);
     expect(isSandboxEntry({ name: 'b', routes: ['GET /config/x'] })).toBe(false);

@@ -45,3 +45,23 @@ describe('sandbox network signing key (SANDBOX_NETWORK_SIGNING_JWKS_URL)', () =>
     await expect(sandbox('keys.json')).rejects.toThrow(/SANDBOX_NETWORK_SIGNING_JWKS_URL/);
   });
 });
+
+describe('the acquirer of production merchants (PRODUCTION_ACQUIRER)', () => {
+  const acquirer = (value: string | undefined) => load('../../lib/config/acquirer-config.js', (m) => m.acquirerConfig, { PRODUCTION_ACQUIRER: value });
+
+  it('is none unless set (blank = unset)', async () => {
+    expect((await acquirer(undefined)).PRODUCTION_ACQUIRER).toBe('none');
+    expect((await acquirer(' ')).PRODUCTION_ACQUIRER).toBe('none');
+    expect((await acquirer('sandbox')).PRODUCTION_ACQUIRER).toBe('sandbox');
+  });
+
+  it('refuses anything else, naming the variable', async () => {
+    await expect(acquirer('acme')).rejects.toThrow(/Invalid configuration: check PRODUCTION_ACQUIRER/);
+  });
+
+  it('wires the sandbox acquirer for production merchants only when told to', async () => {
+    const pick = (m: any) => ({ same: m.productionAuthorizer === m.authorizer, kind: m.productionAuthorizer.constructor.name });
+    expect(await load('../../lib/composition/acquirers.js', pick, { PRODUCTION_ACQUIRER: undefined })).toEqual({ same: false, kind: 'UnconfiguredAuthorizer' });
+    expect((await load('../../lib/composition/acquirers.js', pick, { PRODUCTION_ACQUIRER: 'sandbox' })).same).toBe(true);
+  });
+});

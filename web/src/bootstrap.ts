@@ -10,7 +10,8 @@ export interface SessionContext {
   outletId: string;
   merchantRef: string;
   expiresAt: string;
-  sdkUrls?: { visa?: string; mastercard?: string };
+  /** CLICK_TO_PAY_SDK_URLS: the networks' SDK scripts, and the key Visa gives for new cards (`visa-card-key`). */
+  sdkUrls?: { visa?: string; mastercard?: string; visaCardKey?: string };
 }
 
 export type BootstrapResult =
@@ -76,6 +77,8 @@ function toContext(value: Record<string, unknown>): SessionContext | undefined {
     context.sdkUrls = {
       ...(typeof urls.visa === 'string' ? { visa: urls.visa } : {}),
       ...(typeof urls.mastercard === 'string' ? { mastercard: urls.mastercard } : {}),
+      ...(typeof urls['visa-card-key'] === 'string' ? { visaCardKey: urls['visa-card-key'] } : {}),
+      ...(typeof urls.visaCardKey === 'string' ? { visaCardKey: urls.visaCardKey } : {}),
     };
   }
   return context;

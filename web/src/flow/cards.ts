@@ -1,11 +1,10 @@
-import { encryptCompactJwe } from '../jwe.js';
 import { TEXT } from '../messages.js';
 import { isSdkError } from '../sdk/index.js';
 import type { ValidCard } from '../validation.js';
 import type { FlowContext } from './context.js';
 import { initSdk } from './session.js';
 
-/** The signed-in shopper's cards: listing them, and adding one (encrypted in this page first). */
+/** The signed-in shopper's cards: listing them, and adding one (encrypted in this page by the SDK first). */
 
 export async function loadCards(ctx: FlowContext): Promise<void> {
   const { sdk, store } = ctx;
@@ -21,33 +20,18 @@ export async function loadCards(ctx: FlowContext): Promise<void> {
 
 export async function enroll(ctx: FlowContext, card: ValidCard, newConsumer: boolean): Promise<void> {
   const { sdk, store } = ctx;
-  const loaded = store.getState().loaded;
-  if (!sdk || !loaded) return;
+  if (!sdk || !store.getState().loaded) return;
   store.dispatch({ type: 'alertCleared' });
-  const { keys } = loaded;
-  const key = keys.keys.find((k) => k.kid === keys.encryptionKeyId) ?? keys.keys.find((k) => k.status === 'current');
-  if (!key) return store.dispatch({ type: 'addCardOpened', newConsumer, alert: TEXT.enrollFailed });
   try {
-    // The card number leaves this page only inside a JWE for the service's current key.
-    const encryptedCard = await encryptCompactJwe(
-      JSON.stringify({
-        primaryAccountNumber: card.pan,
-        panExpirationMonth: card.month,
-        panExpirationYear: card.year,
-        cardSecurityCode: card.cvc,
-        cardholderFullName: card.name,
-      }),
-      key,
-      key.kid,
-    );
+    // The SDK encrypts the card to its network's key before the number leaves this page
+    // (the sandbox: the service's 4.2 key; Visa / Mastercard: theirs — web/src/sdk/).
     const masked = await sdk.enrollCard({
-      encryptedCard,
-      brand: card.brand,
-      panBin: card.pan.slice(0, 6),
-      panLastFour: card.pan.slice(-4),
+      primaryAccountNumber: card.pan,
       panExpirationMonth: card.month,
       panExpirationYear: card.year,
+      cardSecurityCode: card.cvc,
       cardholderName: card.name,
+      brand: card.brand,
     });
     store.dispatch({ type: 'cardEnrolled', card: masked });
   } catch (error) {

@@ -54,6 +54,7 @@ export async function initSdk(ctx: FlowContext, then?: { status?: string; alert?
       cardBrands: loaded.config.cardBrands,
       locale: loaded.config.locale,
       amount: { value: toMajor(loaded.order.amount), currencyCode: loaded.order.amount.currencyCode },
+      serviceEncryptionKey: loaded.keys.keys.find((k) => k.kid === loaded.keys.encryptionKeyId) ?? loaded.keys.keys.find((k) => k.status === 'current'),
     });
   } catch {
     ctx.sdk = undefined;

@@ -1,15 +1,17 @@
+import { encryptCompactJwe } from '../jwe.js';
 import {
   SdkError,
   type CheckoutInput,
   type CheckoutResult,
   type ClickToPaySdk,
   type ConsumerIdentity,
-  type EnrollCardInput,
+  type NewCard,
   type LookupResult,
   type MaskedCard,
   type MaskedConsumer,
   type SdkErrorReason,
   type SdkInitOptions,
+  type ServiceEncryptionKey,
   type ValidationChannel,
 } from './types.js';
 
@@ -20,11 +22,13 @@ import {
 export class SandboxClickToPaySdk implements ClickToPaySdk {
   private sessionId: string | undefined;
   private dpaId = '';
+  private encryptionKey: ServiceEncryptionKey | undefined;
 
   constructor(private readonly baseUrl = '/sandbox/src') {}
 
   async init(options: SdkInitOptions): Promise<void> {
     this.dpaId = options.dpaId;
+    this.encryptionKey = options.serviceEncryptionKey;
     const body = await this.call<{ sessionId?: unknown }>('/init', {
       dpaId: options.dpaId,
       dpaClientId: options.dpaClientId,
@@ -71,8 +75,35 @@ export class SandboxClickToPaySdk implements ClickToPaySdk {
     return Array.isArray(body.cards) ? body.cards.flatMap(toMaskedCard) : [];
   }
 
-  async enrollCard(card: EnrollCardInput): Promise<MaskedCard> {
-    const body = await this.call<{ card?: unknown }>('/cards/enroll', { sessionId: this.session(), ...card }, 'INVALID_CARD');
+  /** The card goes to the sandbox network as a compact JWE (RSA-OAEP-256 + A128GCM) to the 4.2 key. */
+  async enrollCard(card: NewCard): Promise<MaskedCard> {
+    const key = this.encryptionKey;
+    if (!key) throw new SdkError('INIT_FAILED');
+    const encryptedCard = await encryptCompactJwe(
+      JSON.stringify({
+        primaryAccountNumber: card.primaryAccountNumber,
+        panExpirationMonth: card.panExpirationMonth,
+        panExpirationYear: card.panExpirationYear,
+        cardSecurityCode: card.cardSecurityCode,
+        cardholderFullName: card.cardholderName,
+      }),
+      key,
+      key.kid,
+    );
+    const body = await this.call<{ card?: unknown }>(
+      '/cards/enroll',
+      {
+        sessionId: this.session(),
+        encryptedCard,
+        brand: card.brand,
+        panBin: card.primaryAccountNumber.slice(0, 6),
+        panLastFour: card.primaryAccountNumber.slice(-4),
+        panExpirationMonth: card.panExpirationMonth,
+        panExpirationYear: card.panExpirationYear,
+        cardholderName: card.cardholderName,
+      },
+      'INVALID_CARD',
+    );
     const [masked] = toMaskedCard(body.card);
     if (!masked) throw new SdkError('INVALID_CARD');
     return masked;

@@ -17,6 +17,18 @@ export interface SdkInitOptions {
   locale: string;
   /** The order's amount in major units, for the networks' transaction options. */
   amount: { value: number; currencyCode: string };
+  /**
+   * The service's current payload key (4.2). Only the sandbox network encrypts new cards to it;
+   * the real networks publish their own card-encryption key (see ./network-sdk.ts).
+   */
+  serviceEncryptionKey?: ServiceEncryptionKey;
+}
+
+export interface ServiceEncryptionKey {
+  kty: string;
+  kid: string;
+  n: string;
+  e: string;
 }
 
 export type ConsumerIdentity =
@@ -45,15 +57,18 @@ export interface MaskedConsumer {
   maskedMobileNumber?: string;
 }
 
-/** A new card, already JWE-encrypted in the browser; only masked data travels in clear. */
-export interface EnrollCardInput {
-  encryptedCard: string;
-  brand: CardNetwork;
-  panBin: string;
-  panLastFour: string;
+/**
+ * A card the shopper typed. It never leaves the browser in clear: each implementation
+ * JWE-encrypts it to the key its network names (the sandbox: the 4.2 key; Visa: the key Visa
+ * hands over for the DPA; Mastercard: its SDK's encryptCard) and sends only masked data beside it.
+ */
+export interface NewCard {
+  primaryAccountNumber: string;
   panExpirationMonth: string;
   panExpirationYear: string;
+  cardSecurityCode: string;
   cardholderName: string;
+  brand: CardNetwork;
 }
 
 export interface CheckoutInput {
@@ -71,7 +86,7 @@ export interface ClickToPaySdk {
   validateOtp(otp: string): Promise<{ consumer: MaskedConsumer }>;
   resendOtp(): Promise<{ maskedChannel: string; resendsLeft?: number }>;
   getCards(): Promise<MaskedCard[]>;
-  enrollCard(card: EnrollCardInput): Promise<MaskedCard>;
+  enrollCard(card: NewCard): Promise<MaskedCard>;
   checkout(input: CheckoutInput): Promise<CheckoutResult>;
   signOut(): Promise<void>;
 }

@@ -5,12 +5,20 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../infra/local/ports.js';
+import { startFakeNetworks, type FakeNetworks } from './fakes/index.js';
 
 /**
  * Starts the service the way a person would — `npm start` with PORT (a free port, never
  * 3000) and DATA_DIR (a fresh temp directory) — waits for its banner, and hands the
  * scenarios <DATA_DIR>/demo.json through E2E_CONTEXT. Teardown stops the whole process group.
  * The server's output goes to test-results/e2e/server.log.
+ *
+ * Before the service starts, the fake Visa and Mastercard networks (test/e2e/fakes/) start on
+ * their own loopback origins; the service is pointed at them (their SDK URLs, their signing
+ * keys) and production merchants are authorized by the sandbox acquirer (PRODUCTION_ACQUIRER,
+ * a non-production stage's setting). Once it runs, the fakes learn the service's payload key
+ * from 4.2, as a network learns it when the merchant registers. Their origins reach the
+ * scenarios through E2E_FAKE_NETWORKS.
  */
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const BANNER = 'Click to Pay service running at';
@@ -19,6 +27,7 @@ const START_TIMEOUT_MS = 240_000;
 let child: ChildProcess | undefined;
 let dataDir: string | undefined;
 let log: WriteStream | undefined;
+let fakes: FakeNetworks | undefined;
 
 export async function setup(): Promise<() => Promise<void>> {
   const port = await freePort();
@@ -29,7 +38,11 @@ export async function setup(): Promise<() => Promise<void>> {
 
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
   // A developer's shell may export real settings; the local stack must use its own.
-  for (const name of ['PAYLOAD_KEY_IDS', 'WEBHOOK_SECRETS_KEY_ID', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT']) delete env[name];
+  for (const name of ['PAYLOAD_KEY_IDS', 'WEBHOOK_SECRETS_KEY_ID', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT', 'CLICK_TO_PAY_SDK_URLS', 'PRODUCTION_ACQUIRER']) delete env[name];
+  const fakesDir = join(dataDir, 'fake-networks');
+  await mkdir(fakesDir, { recursive: true });
+  fakes = await startFakeNetworks(fakesDir);
+  Object.assign(env, fakes.env, { PRODUCTION_ACQUIRER: 'sandbox' });
 
   child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });
@@ -56,7 +69,12 @@ export async function setup(): Promise<() => Promise<void>> {
 
   const demo = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as Record<string, unknown>;
   await warmUp(String(demo.baseUrl));
+  await registerPayloadKey(String(demo.baseUrl), (demo.tokens as { tenant: string }).tenant, fakes);
   process.env.E2E_CONTEXT = JSON.stringify(demo);
+  process.env.E2E_FAKE_NETWORKS = JSON.stringify({
+    visa: { origin: fakes.visa.origin, sdkUrl: fakes.visa.sdkUrl, cardKeyUrl: fakes.visa.cardKeyUrl },
+    mastercard: { origin: fakes.mastercard.origin, sdkUrl: fakes.mastercard.sdkUrl, cardKeyUrl: fakes.mastercard.cardKeyUrl },
+  });
   process.env.E2E_RESULTS_DIR = resultsDir;
   return teardown;
 }
@@ -77,7 +95,20 @@ async function teardown(): Promise<void> {
   running?.stderr?.destroy();
   await new Promise<void>((done) => (log ? log.end(() => done()) : done()));
   log = undefined;
+  await fakes?.close();
+  fakes = undefined;
   if (dataDir) await rm(dataDir, { recursive: true, force: true });
+}
+
+/** The service's current payload key (4.2), registered with both fake networks. */
+async function registerPayloadKey(baseUrl: string, token: string, networks: FakeNetworks): Promise<void> {
+  const response = await fetch(`${baseUrl}/config/configs/vctp/encryption-keys`, { headers: { Authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`GET encryption-keys answered ${response.status}`);
+  const body = (await response.json()) as { encryptionKeyId: string; keys: { kid: string }[] };
+  const current = body.keys.find((key) => key.kid === body.encryptionKeyId);
+  if (!current) throw new Error('4.2 names no current key');
+  networks.visa.registerPayloadKey(current);
+  networks.mastercard.registerPayloadKey(current);
 }
 
 /**

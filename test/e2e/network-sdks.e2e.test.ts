@@ -187,6 +187,28 @@ describe.each(['visa', 'mastercard'] as const)('production merchant with the %s 
   });
 });
 
+describe('leaving the network\'s DCF', () => {
+  it('mastercard: Cancel in the DCF window → back to the card list, nothing charged, then the same card pays', async () => {
+    const checkout = await createCheckout({ outletId: MERCHANTS.mastercard.outletId, value: 2500 });
+    await scenario(browser, 'network-mastercard-dcf-cancel', async ({ page }) => {
+      await open(page, checkout.checkoutUrl);
+      await signIn(page, 'email');
+      await page.getByRole('radio', { name: /ending in 4444/ }).check();
+      const popup = page.waitForEvent('popup');
+      await page.getByRole('button', { name: /^Pay / }).click();
+      const dcf = await popup;
+      await dcf.waitForURL((url) => url.origin === fakes().mastercard.origin);
+      await dcf.getByRole('button', { name: 'Cancel' }).click();
+      await waitForStep(page, 'cards');
+      expect(await text(page)).toContain('Checkout was cancelled');
+      expect((await getOrder(checkout)).payments.at(-1)?.state).toBe('STARTED');
+      await payThroughDcf(page, 'mastercard', '4444');
+      expect(await result(page)).toBe('success');
+    });
+    expect((await getOrder(checkout)).state).toBe('AUTHORISED');
+  });
+});
+
 describe('the page CSP with network SDKs configured', () => {
   it('admits exactly the configured SDK origins for scripts, frames and connections, and blocks any other origin', async () => {
     const checkout = await createCheckout({ outletId: MERCHANTS.visa.outletId, value: 1500 });

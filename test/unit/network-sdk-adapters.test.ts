@@ -137,10 +137,18 @@ describe('Visa (VSDK)', () => {
     const withoutKey = new VisaClickToPaySdk('https://sdk.visa.example/sdk.js');
     await withoutKey.init(INIT);
     expect(await reason(withoutKey.enrollCard(NEW_CARD))).toBe('UNKNOWN');
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('nope', { status: 503 })));
+    const down = vi.fn(async () => new Response('nope', { status: 503 }));
+    vi.stubGlobal('fetch', down);
     const unreachable = new VisaClickToPaySdk('https://sdk.visa.example/sdk.js', 'https://keys.visa.example/card');
     await unreachable.init(INIT);
     expect(await reason(unreachable.enrollCard(NEW_CARD))).toBe('UNKNOWN');
+    expect(await reason(unreachable.enrollCard(NEW_CARD))).toBe('UNKNOWN');
+    expect(down).toHaveBeenCalledTimes(2); // a failed fetch is not cached
+    // A JWKS without an RSA encryption key that has a kid is no key at all.
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ keys: [{ kty: 'EC', kid: 'x' }, { kty: 'RSA', n: 'AQAB', e: 'AQAB', use: 'sig', kid: 'y' }] }))));
+    const unusable = new VisaClickToPaySdk('https://sdk.visa.example/sdk.js', 'https://keys.visa.example/card');
+    await unusable.init(INIT);
+    expect(await reason(unusable.enrollCard(NEW_CARD))).toBe('UNKNOWN');
   });
 });
 

@@ -1,5 +1,6 @@
-import { encryptCompactJwe, type RsaEncryptionJwk } from '../jwe.js';
+import { encryptCompactJwe } from '../jwe.js';
 import { loadScript } from './load-script.js';
+import { VisaCardKey } from './visa-card-key.js';
 import { fromNetworkCard, normalise, PendingCards, transactionOptions, withParams } from './network-common.js';
 import {
   SdkError,
@@ -42,8 +43,6 @@ interface VisaSdk {
   unbindAppInstance?(input?: Record<string, unknown>): Promise<unknown>;
 }
 
-type CardKey = RsaEncryptionJwk & { kid: string };
-
 export class VisaClickToPaySdk implements ClickToPaySdk {
   private sdk: VisaSdk | undefined;
   private identity: Record<string, string> | undefined;
@@ -51,12 +50,14 @@ export class VisaClickToPaySdk implements ClickToPaySdk {
   private consumer: MaskedConsumer = {};
   private locale = 'en_US';
   private readonly pending = new PendingCards<string>();
-  private cardKey: Promise<CardKey> | undefined;
+  private readonly cardKey: VisaCardKey;
 
   constructor(
     private readonly src: string,
-    private readonly cardKeyUrl?: string,
-  ) {}
+    cardKeyUrl?: string,
+  ) {
+    this.cardKey = new VisaCardKey(cardKeyUrl);
+  }
 
   async init(options: SdkInitOptions): Promise<void> {
     try {
@@ -108,7 +109,7 @@ export class VisaClickToPaySdk implements ClickToPaySdk {
   }
 
   async enrollCard(card: NewCard): Promise<MaskedCard> {
-    const key = await this.visaCardKey();
+    const key = await this.cardKey.get();
     const encryptedCard = await encryptCompactJwe(
       JSON.stringify({
         primaryAccountNumber: card.primaryAccountNumber,
@@ -190,21 +191,5 @@ export class VisaClickToPaySdk implements ClickToPaySdk {
     this.cards = profiles.flatMap((profile) => (Array.isArray(profile.maskedCards) ? profile.maskedCards.flatMap(fromNetworkCard) : []));
     const consumer = (profiles[0]?.maskedConsumer ?? {}) as Record<string, unknown>;
     this.consumer = typeof consumer.emailAddress === 'string' ? { maskedEmail: consumer.emailAddress } : {};
-  }
-
-  /** The JWKS at `visa-card-key`, fetched once; its first RSA encryption key. */
-  private visaCardKey(): Promise<CardKey> {
-    const url = this.cardKeyUrl;
-    if (!url) return Promise.reject(new SdkError('UNKNOWN'));
-    this.cardKey ??= fetch(url, { credentials: 'omit', cache: 'no-store', referrerPolicy: 'no-referrer' })
-      .then((response) => (response.ok ? response.json() : Promise.reject(new Error(`HTTP ${response.status}`))))
-      .then((body: unknown) => {
-        const keys = body && typeof body === 'object' && Array.isArray((body as { keys?: unknown }).keys) ? (body as { keys: Record<string, unknown>[] }).keys : [body as Record<string, unknown>];
-        const key = keys.find((k) => k && k.kty === 'RSA' && (k.use === undefined || k.use === 'enc') && typeof k.kid === 'string');
-        if (!key) throw new Error('no RSA encryption key');
-        return key as unknown as CardKey;
-      });
-    this.cardKey.catch(() => (this.cardKey = undefined));
-    return this.cardKey.catch(() => Promise.reject(new SdkError('UNKNOWN')));
   }
 }

@@ -75,6 +75,7 @@ export async function startFakeNetwork(name: FakeNetworkName, keysDir: string): 
   }
 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref(); // never what keeps the test runner alive
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     name,
@@ -85,7 +86,11 @@ export async function startFakeNetwork(name: FakeNetworkName, keysDir: string): 
     registerPayloadKey: (key) => {
       payloadKey = key;
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { VISA_ASSIGNED_KID } from './fakes/fake-network-server.js';
 import { api, createCheckout, e2e, enterOtp, expectNoLeaks, getOrder, launchBrowser, open, result, scenario, signInByEmail, signInByMobile, text, waitForStep } from './support.js';
 
 /**
@@ -149,6 +150,11 @@ describe.each(['visa', 'mastercard'] as const)('production merchant with the %s 
       if (network === 'visa') expect(sdkResult).toMatchObject({ actionCode: 'SUCCESS' });
       else expect(sdkResult).toMatchObject({ checkoutActionCode: 'COMPLETE', network: 'mastercard' });
       expect(typeof sdkResult.checkoutResponse).toBe('string');
+      // The payload JWE names our key by the network's id for it (Visa's registered, Mastercard's found by trial).
+      const signed = JSON.parse(Buffer.from(String(sdkResult.checkoutResponse).split('.')[1]!, 'base64url').toString()) as { encryptedPayload: string };
+      const kid = String(jweHeader(signed.encryptedPayload).kid);
+      if (network === 'visa') expect(kid).toBe(VISA_ASSIGNED_KID);
+      else expect(kid).toMatch(/^[0-9a-f]{64}$/);
       expect(await violations()).toEqual([]);
     });
     const order = await getOrder(checkout);

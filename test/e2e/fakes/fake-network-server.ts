@@ -1,3 +1,4 @@
+import { createHash, createPublicKey } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -27,7 +28,10 @@ export interface FakeNetwork {
   cardKeyUrl: string;
   /** file: URL of the public signing JWKS, for NETWORK_JWKS_URLS. */
   signingJwksUrl: string;
-  /** What the merchant registers with the network at onboarding: the key checkout payloads are encrypted to. */
+  /**
+   * What the merchant registers with the network at onboarding: the key checkout payloads are
+   * encrypted to. The network then names it by its own id in the JWE kid (networkKidOf).
+   */
   registerPayloadKey(key: JWK): void;
   close(): Promise<void>;
 }
@@ -84,7 +88,7 @@ export async function startFakeNetwork(name: FakeNetworkName, keysDir: string): 
     cardKeyUrl: `${origin}${CARD_KEY_PATH[name]}`,
     signingJwksUrl: keys.signingJwksUrl,
     registerPayloadKey: (key) => {
-      payloadKey = key;
+      payloadKey = { ...key, kid: networkKidOf(name, key) };
     },
     close: () =>
       new Promise<void>((resolve) => {
@@ -92,6 +96,22 @@ export async function startFakeNetwork(name: FakeNetworkName, keysDir: string): 
         server.closeAllConnections();
       }),
   };
+}
+
+/**
+ * The JWE kid a network assigns to a registered key (issue 10, SPEC §4.3 step 5): Visa
+ * `<certificate serial>|<subject DN>` — a fixed, made-up certificate here, registered with the
+ * stack beforehand (PAYLOAD_KEY_NETWORK_KIDS, test/e2e/global-setup.ts); Mastercard a key
+ * fingerprint — here the SHA-256 of the key's SubjectPublicKeyInfo, never registered, so the
+ * service finds the key by trying its payload keys. Neither reference says how the value is
+ * derived beyond that.
+ */
+export const VISA_ASSIGNED_KID = '7A0F5E12C3B94D08|CN=click-to-pay-e2e.example,O=Fake Gateway,C=AE';
+
+function networkKidOf(name: FakeNetworkName, key: JWK): string {
+  if (name === 'visa') return VISA_ASSIGNED_KID;
+  const spki = createPublicKey({ key: { kty: key.kty!, n: key.n!, e: key.e! }, format: 'jwk' }).export({ type: 'spki', format: 'der' });
+  return createHash('sha256').update(spki).digest('hex');
 }
 
 /** The page calls the SDK origin cross-origin (fetch of the card key, the SDK's JSON calls). */

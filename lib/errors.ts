@@ -151,6 +151,19 @@ export class IdempotencyKeyInUseError extends AppError {
   }
 }
 
+/** SPEC §2: the payment link is expired, cancelled or already paid (the public page renders it as HTML). */
+export class PaymentLinkInactiveError extends AppError {
+  override readonly name: string = 'PaymentLinkInactiveError';
+  readonly status = 410;
+  readonly code = 'PAYMENT_LINK_INACTIVE';
+  readonly title = 'Gone';
+  readonly reason: 'EXPIRED' | 'CANCELLED' | 'PAID' | 'UNAVAILABLE';
+  constructor(reason: 'EXPIRED' | 'CANCELLED' | 'PAID' | 'UNAVAILABLE', options?: AppErrorOptions) {
+    super('The payment link is expired, cancelled or already paid.', options);
+    this.reason = reason;
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   override readonly name: string = 'PayloadTooLargeError';
   readonly status = 413;

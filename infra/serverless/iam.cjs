@@ -13,6 +13,8 @@
  * | configRead      | Sessions GetItem; Config GetItem, Query                                 | GetPublicKey, DescribeKey                  |
  * | configWrite     | Sessions GetItem; Config GetItem, PutItem, DeleteItem, Query            | GetPublicKey, DescribeKey                  |
  * | orders          | Sessions GetItem, PutItem; Config GetItem; Orders GetItem, PutItem, Query | —                                        |
+ * | paymentLinks    | Sessions GetItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (4.14 links: create, read, cancel) | — |
+ * | payLinkPage     | Sessions PutItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (GET /pay: the link's order and a hosted session; no bearer token) | — |
  * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Put/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
@@ -21,7 +23,7 @@
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
- * 'supported'`: orders, payments, paymentsDecrypt, configWrite, lifecycle, webhookEvents,
+ * 'supported'`: orders, paymentLinks, payments, paymentsDecrypt, configWrite, lifecycle, webhookEvents,
  * webhookConfig), the
  * `Idempotency` statement:
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
@@ -44,14 +46,14 @@
  * (4.15 GET reads no secret: it is a configRead function, with no access to this key.)
  */
 
-const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'payments', 'paymentsDecrypt', 'lifecycle', 'webhookConfig', 'webhookEvents', 'webhookDelivery']);
+const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'paymentLinks', 'payLinkPage', 'payments', 'paymentsDecrypt', 'lifecycle', 'webhookConfig', 'webhookEvents', 'webhookDelivery']);
 
 /**
  * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
  * group whose functions opt in is added here (test/deploy/cloudformation.test.ts checks that
  * every opted-in handler's role has the statement, and that no other role does).
  */
-const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'payments', 'paymentsDecrypt', 'configWrite', 'lifecycle', 'webhookEvents', 'webhookConfig']);
+const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'paymentLinks', 'payments', 'paymentsDecrypt', 'configWrite', 'lifecycle', 'webhookEvents', 'webhookConfig']);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -183,6 +185,22 @@ function dataStatements(group, keyResources) {
         dynamo('Sessions', 'SessionsTable', ['GetItem', 'PutItem']),
         dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
         dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'Query']),
+      ];
+    case 'paymentLinks':
+      // 4.14: a link item is created (PutItem), read, and changed once by a conditional UpdateItem
+      // (cancel); reading its state reads its order (Query). Creation checks enablement (Config).
+      return [
+        sessionsRead,
+        dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
+        dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem', 'Query']),
+      ];
+    case 'payLinkPage':
+      // GET /pay/{linkRef}, public: reads the link, creates its order (PutItem) and attaches it
+      // (conditional UpdateItem), reads the order (Query), mints a hosted session (PutItem).
+      return [
+        dynamo('Sessions', 'SessionsTable', ['PutItem']),
+        dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
+        dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem', 'Query']),
       ];
     case 'payments':
       // Direct Wallet seals data for a 3DS step-up with the *public* payload key: no Decrypt.

@@ -21,6 +21,8 @@ export interface Order {
   /** 4.8 hosted payment page: where the page sends the shopper (lib/domain/redirect-url.ts checked them). */
   returnUrl?: string;
   cancelUrl?: string;
+  /** The payment link this order was opened from (SPEC 4.14): its authorisation also announces payment_link.paid. */
+  linkRef?: string;
   createdAt: string;
 }
 

@@ -43,6 +43,19 @@ export function paymentEvent(type: EventType, order: Pick<Order, 'merchantRef' |
   return { id, type, createdAt, merchantRef: order.merchantRef, body: JSON.stringify({ id, type, createdAt, data }) };
 }
 
+/**
+ * `payment_link.paid` (SPEC 4.14, 4.15): recorded by the same final write that authorises the
+ * link's order (lib/payments/final-write.ts), so it is announced once, with the payment and
+ * the link's reference.
+ */
+export function paymentLinkPaidEvent(order: Pick<Order, 'merchantRef' | 'outletId' | 'orderRef'> & { linkRef: string }, payment: Payment, now: number): OutboxEvent {
+  const id = newEventId(now);
+  const type = 'payment_link.paid';
+  const createdAt = new Date(now).toISOString();
+  const data = { ...toPaymentResource(payment), orderRef: order.orderRef, outletId: order.outletId, merchantRef: order.merchantRef, linkRef: order.linkRef };
+  return { id, type, createdAt, merchantRef: order.merchantRef, body: JSON.stringify({ id, type, createdAt, data }) };
+}
+
 /** What an authorization's final write announces: PURCHASE says both authorised and captured. */
 export function authorizationEventTypes(state: PaymentState): EventType[] {
   switch (state) {

@@ -132,6 +132,21 @@ export const hostedSessionResource = z.strictObject({
   checkoutUrl: z.url(),
 });
 
+/** SPEC 4.14: a payment link; `state` as of the read, `orderRef` once someone started paying. */
+export const paymentLinkResource = z.strictObject({
+  linkRef: z.string().regex(/^pl_[A-Za-z0-9_-]{22}$/),
+  url: z.url(),
+  state: z.enum(['ACTIVE', 'PAID', 'EXPIRED', 'CANCELLED']),
+  action: z.enum(['AUTH', 'PURCHASE']),
+  amount,
+  description: z.string().optional(),
+  merchantOrderReference: z.string().optional(),
+  returnUrl: z.string().optional(),
+  orderRef: z.string().optional(),
+  expiresAt: isoTime,
+  createdAt: isoTime,
+});
+
 export const problemResource = z.strictObject({
   type: z.literal('about:blank'),
   status: z.number().int(),

@@ -1,7 +1,7 @@
 import { remainingMs } from '../aws/deadline.js';
 import type { Order } from '../domain/order.js';
-import type { Payment } from '../domain/payment.js';
-import { authorizationEventTypes, paymentEvent } from '../events/payment-event.js';
+import { AUTHORISED_STATES, type Payment } from '../domain/payment.js';
+import { authorizationEventTypes, paymentEvent, paymentLinkPaidEvent } from '../events/payment-event.js';
 import { DependencyUnavailableError } from '../errors.js';
 import { authorizationConfirmations } from '../network/confirmation.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
@@ -28,8 +28,11 @@ export async function writeFinal(deps: PaymentDeps, order: Order, payment: Payme
   const now = deps.now();
   const after: Payment = { ...payment, ...patch, updatedAt: new Date(now).toISOString() };
   // One millisecond apart, so that their ids (time-ordered) keep the order: authorised, then captured.
+  const paymentEvents = authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, after, now + index));
+  // A payment link's order: the same write marks the link paid for its merchant (SPEC 4.14).
+  if (order.linkRef && AUTHORISED_STATES.has(patch.state)) paymentEvents.push(paymentLinkPaidEvent({ ...order, linkRef: order.linkRef }, after, now + paymentEvents.length));
   // A Mastercard checkout's outcome is confirmed to the network through the same outbox (4.3).
-  const events = [...authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, after, now + index)), ...authorizationConfirmations(order, after, now)];
+  const events = [...paymentEvents, ...authorizationConfirmations(order, after, now)];
   for (;;) {
     try {
       return await deps.payments.finish(payment, leaseId, patch, credential, events, now);

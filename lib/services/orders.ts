@@ -38,6 +38,8 @@ export interface CreateOrderInput {
   returnUrl?: string;
   /** Only together with returnUrl (the schema refuses it alone); absent, "Cancel" goes to returnUrl. */
   cancelUrl?: string;
+  /** Set only by a payment link's first open (lib/services/open-payment-link.ts), never by a request body. */
+  linkRef?: string;
 }
 
 /** The 201 of 4.8: the order, plus the hosted payment page when the order has a returnUrl. */

@@ -35,6 +35,7 @@ const successSchemas: Record<string, z.ZodType> = {
   '4.8 POST order': resources.createdOrderResource,
   '4.8 GET order': resources.orderResource,
   '4.9 POST hosted session': resources.hostedSessionResource,
+  '4.14 POST payment link': resources.paymentLinkResource,
 };
 
 describe('documented response shapes', () => {

@@ -60,7 +60,7 @@ if (missingHandlers.length > 0) {
 
 /** Access groups whose functions take no bearer token (so need no Sessions lookup). */
 // Called without a bearer token: the public pages, the sandbox and the webhook worker (stream, schedule).
-const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'webhookDelivery']);
+const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'payLinkPage', 'webhookDelivery']);
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -249,7 +249,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   it('gives the Idempotency-Key table to exactly the roles of functions that opt in, and nothing else on it', () => {
     const optsIn = (fn: RouteTableEntry) => /idempotency:\s*'supported'/.test(readFileSync(join(ROOT, `functions/${fn.dir}/handler.ts`), 'utf8'));
     const groupsOptingIn = new Set(allFunctions.filter(optsIn).map((fn) => fn.access));
-    expect([...groupsOptingIn].sort()).toEqual(['configWrite', 'lifecycle', 'orders', 'payments', 'paymentsDecrypt', 'webhookConfig', 'webhookEvents']);
+    expect([...groupsOptingIn].sort()).toEqual(['configWrite', 'lifecycle', 'orders', 'paymentLinks', 'payments', 'paymentsDecrypt', 'webhookConfig', 'webhookEvents']);
     for (const fn of allFunctions) {
       const onTable = statementsOf(roleOf(fn.name)).filter((s) => JSON.stringify(s.Resource).includes('"IdempotencyTable"'));
       if (!groupsOptingIn.has(fn.access)) {

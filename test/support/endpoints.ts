@@ -143,4 +143,17 @@ export const ENDPOINTS: EndpointCase[] = [
     scope: 'order',
     successStatus: 201,
   },
+  {
+    name: '4.14 POST payment link',
+    load: () => import('../../functions/create-payment-link/handler.js'),
+    request: (w) => ({
+      method: 'POST',
+      path: `/transactions/outlets/${w.outletId}/payment-links`,
+      pathParameters: { outletId: w.outletId },
+      body: { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } },
+    }),
+    access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    scope: 'outlet',
+    successStatus: 201,
+  },
 ];

@@ -1,0 +1,21 @@
+import { authenticator } from '../../lib/composition/core.js';
+import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { noQuery, publicBaseUrl } from '../../lib/http/params.js';
+import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
+import { cancelPaymentLink } from '../../lib/services/payment-links.js';
+
+/** SPEC 4.14 — cancel a link; only from ACTIVE (409 PAYMENT_STATE_CONFLICT otherwise). */
+export const handler = idempotentApiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/payment-links/{linkRef}/cancel',
+    access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    idempotency: 'supported', // Idempotency-Key (SPEC 4.13): a retried cancel answers its 200 again
+    authenticator,
+    params: paymentLinkParams,
+    query: noQuery,
+  },
+  async ({ params, principal, event }) => ({
+    body: await cancelPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, publicBaseUrl(event)),
+  }),
+);

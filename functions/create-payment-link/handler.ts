@@ -1,0 +1,23 @@
+import { authenticator } from '../../lib/composition/core.js';
+import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
+import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { noQuery, outletParams, publicBaseUrl } from '../../lib/http/params.js';
+import { createPaymentLink } from '../../lib/services/payment-links.js';
+import { createPaymentLinkBody } from './schema.js';
+
+/** SPEC 4.14 — create a payment link (only while Click to Pay is effectively enabled). */
+export const handler = idempotentApiHandler(
+  {
+    route: 'POST /transactions/outlets/{outletId}/payment-links',
+    access: { kind: 'permission', permission: 'CREATE_ORDER' },
+    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
+    authenticator,
+    params: outletParams,
+    query: noQuery,
+    body: createPaymentLinkBody,
+  },
+  async ({ params, body, principal, event }) => ({
+    status: 201,
+    body: await createPaymentLink(paymentLinkDeps, principal, params.outletId, body, publicBaseUrl(event)),
+  }),
+);

@@ -1,0 +1,20 @@
+import { authenticator } from '../../lib/composition/core.js';
+import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
+import { apiHandler } from '../../lib/http/api-handler.js';
+import { noQuery, publicBaseUrl } from '../../lib/http/params.js';
+import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
+import { readPaymentLink } from '../../lib/services/payment-links.js';
+
+/** SPEC 4.14 GET — the link and its state now (expiry applied lazily, PAID from its order). */
+export const handler = apiHandler(
+  {
+    route: 'GET /transactions/outlets/{outletId}/payment-links/{linkRef}',
+    access: { kind: 'permission', permission: 'VIEW_ORDER' },
+    authenticator,
+    params: paymentLinkParams,
+    query: noQuery,
+  },
+  async ({ params, principal, event }) => ({
+    body: await readPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, publicBaseUrl(event)),
+  }),
+);

@@ -1,0 +1,17 @@
+import { documentClient } from '../aws/clients.js';
+import { serviceConfig } from '../config/service-config.js';
+import { PaymentLinkRepository } from '../repositories/payment-link-repository.js';
+import type { OpenPaymentLinkDeps } from '../services/open-payment-link.js';
+import type { PaymentLinkDeps } from '../services/payment-links.js';
+import { configRepository, orderRepository, sessionRepository } from './core.js';
+
+/** Payment links (SPEC 4.14): the API functions and the public /pay page. */
+export const paymentLinkRepository = new PaymentLinkRepository(documentClient, serviceConfig.ORDERS_TABLE);
+
+export const paymentLinkDeps: PaymentLinkDeps = { config: configRepository, orders: orderRepository, links: paymentLinkRepository, now: Date.now };
+
+export const openPaymentLinkDeps: OpenPaymentLinkDeps = {
+  ...paymentLinkDeps,
+  sessions: sessionRepository,
+  sessionTtlSeconds: serviceConfig.SESSION_TTL_SECONDS,
+};

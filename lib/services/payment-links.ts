@@ -1,0 +1,97 @@
+import type { Principal } from '../auth/principal.js';
+import { coversOutlet } from '../auth/scope.js';
+import type { Amount, OrderAction } from '../domain/order.js';
+import { AUTHORISED_STATES, type Payment } from '../domain/payment.js';
+import { linkExpiry, linkState, newLinkRef, toLinkView, type PaymentLink, type PaymentLinkView } from '../domain/payment-link.js';
+import { ClickToPayNotEnabledError, InvalidRequestError, NotFoundError, PaymentStateConflictError } from '../errors.js';
+import { assertLinkReturnUrl } from '../payment-links/return-url.js';
+import type { ConfigRepository } from '../repositories/config-repository.js';
+import { ConditionFailed } from '../repositories/dynamo.js';
+import type { OrderRepository } from '../repositories/order-repository.js';
+import type { PaymentLinkRepository } from '../repositories/payment-link-repository.js';
+import { loadStanding } from './enablement.js';
+import { outletInScope } from './outlets.js';
+
+export interface PaymentLinkDeps {
+  config: ConfigRepository;
+  orders: OrderRepository;
+  links: PaymentLinkRepository;
+  now: () => number;
+}
+
+export interface CreatePaymentLinkInput {
+  action: OrderAction;
+  amount: Amount;
+  description?: string;
+  merchantOrderReference?: string;
+  expiresAt?: string;
+  returnUrl?: string;
+}
+
+/**
+ * 4.14 create. Only while Click to Pay is effectively on for the outlet's merchant (platform ∧
+ * tenant ∧ onboarded): the tenant switch of 4.6 is what turns link generation on.
+ */
+export async function createPaymentLink(deps: PaymentLinkDeps, principal: Principal, outletId: string, input: CreatePaymentLinkInput, baseUrl: string): Promise<PaymentLinkView> {
+  const outlet = await outletInScope(deps.config, principal, outletId);
+  const now = deps.now();
+  const expiry = linkExpiry(input.expiresAt, now);
+  if ('problem' in expiry) {
+    const message = expiry.problem === 'past' ? 'Must be in the future' : 'Must be at most 30 days from now';
+    throw new InvalidRequestError('The request is invalid.', { errors: [{ path: 'expiresAt', message }] });
+  }
+  const { merchant, enablement } = await loadStanding(deps.config, outlet.tenantRef, outlet.merchantRef);
+  if (!enablement.clickToPay || !merchant) throw new ClickToPayNotEnabledError();
+  if (input.returnUrl !== undefined) assertLinkReturnUrl(merchant, input.returnUrl);
+  const link: PaymentLink = {
+    linkRef: newLinkRef(),
+    outletId,
+    merchantRef: outlet.merchantRef,
+    tenantRef: outlet.tenantRef,
+    action: input.action,
+    amount: input.amount,
+    ...(input.description !== undefined ? { description: input.description } : {}),
+    ...(input.merchantOrderReference !== undefined ? { merchantOrderReference: input.merchantOrderReference } : {}),
+    ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+    expiresAt: expiry.expiresAt,
+    createdAt: new Date(now).toISOString(),
+  };
+  await deps.links.create(link);
+  return toLinkView(link, 'ACTIVE', baseUrl);
+}
+
+/** 4.14 GET: the link with its state as of now (expiry applies lazily, PAID comes from its order). */
+export async function readPaymentLink(deps: PaymentLinkDeps, principal: Principal, outletId: string, linkRef: string, baseUrl: string): Promise<PaymentLinkView> {
+  const link = await linkInScope(deps, principal, outletId, linkRef);
+  return toLinkView(link, await currentState(deps, link), baseUrl);
+}
+
+/** 4.14 cancel: only from ACTIVE (409 otherwise); one conditional write, so a race cancels once. */
+export async function cancelPaymentLink(deps: PaymentLinkDeps, principal: Principal, outletId: string, linkRef: string, baseUrl: string): Promise<PaymentLinkView> {
+  const link = await linkInScope(deps, principal, outletId, linkRef);
+  if ((await currentState(deps, link)) !== 'ACTIVE') throw new PaymentStateConflictError('Only an active payment link can be cancelled.');
+  try {
+    const cancelled = await deps.links.cancel(linkRef, new Date(deps.now()).toISOString());
+    return toLinkView(cancelled, 'CANCELLED', baseUrl);
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw new PaymentStateConflictError('Only an active payment link can be cancelled.', { cause: error });
+    throw error;
+  }
+}
+
+/** Another tenant's (or outlet's) link answers 404, exactly like one that does not exist. */
+async function linkInScope(deps: PaymentLinkDeps, principal: Principal, outletId: string, linkRef: string): Promise<PaymentLink> {
+  const link = await deps.links.get(linkRef);
+  if (!link || link.outletId !== outletId || !coversOutlet(principal, link)) throw new NotFoundError();
+  return link;
+}
+
+export async function currentState(deps: Pick<PaymentLinkDeps, 'orders' | 'now'>, link: PaymentLink) {
+  const found = link.orderRef ? await deps.orders.get(link.orderRef) : undefined;
+  return linkState(link, isPaid(found?.payments ?? []), deps.now());
+}
+
+/** A link is paid once a payment of its order was authorised, whatever happened to it since (capture, refund, reversal). */
+export function isPaid(payments: readonly Payment[]): boolean {
+  return payments.some((payment) => AUTHORISED_STATES.has(payment.state));
+}

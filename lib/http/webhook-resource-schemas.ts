@@ -34,7 +34,7 @@ export const merchantEventResource = z.strictObject({
   id: z.string().regex(/^evt_[0-9a-f]{28}$/).describe('Also the webhook-id header of every delivery; ids sort by creation time'),
   type: eventType,
   createdAt: isoTime,
-  data: z.record(z.string(), z.unknown()).describe('The payment resource with orderRef, outletId and merchantRef'),
+  data: z.record(z.string(), z.unknown()).describe('The payment resource with orderRef, outletId and merchantRef; payment_link.paid adds linkRef'),
   delivery: z.strictObject({
     status: z.enum(['PENDING', 'DELIVERED', 'FAILED', 'NOT_CONFIGURED']),
     attempts: z.array(

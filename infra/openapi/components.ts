@@ -10,6 +10,7 @@ import * as errors from '../../lib/errors.js';
 import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { operationBody } from '../../lib/http/operation-body.js';
+import { createPaymentLinkBody } from '../../functions/create-payment-link/schema.js';
 import * as resources from '../../lib/http/resource-schemas.js';
 import * as webhookResources from '../../lib/http/webhook-resource-schemas.js';
 import { onboardingBody } from '../../functions/put-merchant-config/schema.js';
@@ -50,6 +51,7 @@ export const NAMED_SCHEMAS = {
   Event: webhookResources.merchantEventResource,
   EventPage: webhookResources.merchantEventsResource,
   Redelivery: webhookResources.redeliveryResource,
+  PaymentLink: resources.paymentLinkResource,
   Problem: problemSchema,
   CreateOrderRequest: createOrderBody,
   ClickToPayRequest: checkoutRequestSchema,
@@ -59,6 +61,7 @@ export const NAMED_SCHEMAS = {
   MerchantOnboardingRequest: onboardingBody,
   PaymentMethodsRequest: paymentMethodsBody,
   WebhookConfigRequest: webhookConfigBody,
+  CreatePaymentLinkRequest: createPaymentLinkBody,
 } satisfies Record<string, z.ZodType>;
 
 export type SchemaName = keyof typeof NAMED_SCHEMAS;

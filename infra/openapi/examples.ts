@@ -108,6 +108,18 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
   },
   PaymentMethodsRequest: { paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } } },
   PaymentMethods: { level: 'tenant', tenantRef: 'demo-tenant', paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } }, updatedAt: at },
+  CreatePaymentLinkRequest: { action: 'AUTH', amount, description: 'Invoice 42', merchantOrderReference: 'INV-42', expiresAt: '2026-11-30T10:15:30.000Z' },
+  PaymentLink: {
+    linkRef: 'pl_3q2-7wQh0V9xYbLk4Zt1cA',
+    url: 'https://pay.example.com/pay/pl_3q2-7wQh0V9xYbLk4Zt1cA',
+    state: 'ACTIVE',
+    action: 'AUTH',
+    amount,
+    description: 'Invoice 42',
+    merchantOrderReference: 'INV-42',
+    expiresAt: '2026-11-30T10:15:30.000Z',
+    createdAt: at,
+  },
   WebhookConfigRequest: { url: 'https://shop.example.com/hooks/click-to-pay', enabled: true },
   WebhookConfigWithSecret: { url: 'https://shop.example.com/hooks/click-to-pay', enabled: true, signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4tXZw3dJ4Lc=' },
 };

@@ -21,6 +21,7 @@ import { completeThreeDsBody } from '../../functions/complete-3ds/schema.js';
 import { webhookConfigBody } from '../../functions/put-webhook-config/schema.js';
 import { operationBody } from '../../lib/http/operation-body.js';
 import { eventsQuery } from '../../functions/list-events/query.js';
+import { createPaymentLinkBody } from '../../functions/create-payment-link/schema.js';
 
 type Schema = z.ZodType;
 interface Operation {
@@ -43,6 +44,7 @@ interface Operation {
 }
 
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
+const LINKS = '/transactions/outlets/{outletId}/payment-links';
 const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
 const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the merchant in scope';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
@@ -60,6 +62,9 @@ const operations: Operation[] = [
   { method: 'get', path: '/transactions/outlets/{outletId}/orders/{orderRef}', summary: '4.8 Read an order', access: 'VIEW_ORDER, outlet in scope', ok: { status: 200, schema: resources.orderResource }, errors: [400, 401, 403, 404, 503] },
   { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions', summary: '4.9 Create a hosted session', access: 'CREATE_ORDER, outlet in scope', ok: { status: 201, schema: resources.hostedSessionResource }, errors: [...common, 409], idempotent: true },
   { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/payments', summary: 'Hosted payment page: a new payment on the order after a retryable decline (the latest payment is FAILED with retryable: true; at most 5 payments). No body; 201 with the order, the new STARTED payment last', access: 'a hosted-session token of the order, or CREATE_ORDER with the outlet in scope', ok: { status: 201, schema: resources.orderResource }, errors: [...common, 409], idempotent: true },
+  { method: 'post', path: LINKS, summary: '4.14 Create a payment link (expiresAt: default 7 days, at most 30; 403 CLICK_TO_PAY_NOT_ENABLED unless Click to Pay is effectively on)', access: 'CREATE_ORDER, outlet in scope', body: createPaymentLinkBody, ok: { status: 201, schema: resources.paymentLinkResource }, errors: [...common, 422], idempotent: true },
+  { method: 'get', path: `${LINKS}/{linkRef}`, summary: '4.14 Read a payment link (state ACTIVE, PAID, EXPIRED or CANCELLED as of now; orderRef once someone opened it)', access: 'VIEW_ORDER, outlet in scope', ok: { status: 200, schema: resources.paymentLinkResource }, errors: [400, 401, 403, 404, 503] },
+  { method: 'post', path: `${LINKS}/{linkRef}/cancel`, summary: '4.14 Cancel a payment link (only from ACTIVE; 409 PAYMENT_STATE_CONFLICT otherwise)', access: 'CREATE_ORDER, outlet in scope', ok: { status: 200, schema: resources.paymentLinkResource }, errors: [...common, 409], idempotent: true },
   { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
   { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
@@ -142,6 +147,23 @@ const media = (schema: Schema) => {
   return { schema: schemaOrRef(schema), ...(example === undefined ? {} : { example }) };
 };
 
+/** The payment link's public page (SPEC 4.14): no token, HTML, never JSON. */
+const PAY_PAGE = {
+  operationId: 'payLinkPage',
+  tags: ['Payment links'],
+  summary: '4.14 Open a payment link (public; what the shopper’s browser opens)',
+  description:
+    'No token. An active link: 303 to the hosted checkout page with a fresh hosted session for the link’s one order (created on the first open, reused while unpaid). Otherwise an HTML page in the checkout page’s style: 410 for an expired, cancelled or already paid link, 404 for an unknown one, 503 while a dependency is down.',
+  security: [],
+  parameters: [{ name: 'linkRef', in: 'path', required: true, schema: { type: 'string', pattern: '^pl_[A-Za-z0-9_-]{22}$' } }],
+  responses: {
+    303: { description: 'To the hosted checkout page', headers: { Location: { description: '{base_url}/checkout?session=…', schema: { type: 'string' } } } },
+    404: { description: 'Unknown link (HTML page)', content: { 'text/html': { schema: { type: 'string' } } } },
+    410: { description: 'Expired, cancelled or already paid (HTML page; PAYMENT_LINK_INACTIVE)', content: { 'text/html': { schema: { type: 'string' } } } },
+    503: { description: 'Temporarily unavailable (HTML page), with Retry-After', content: { 'text/html': { schema: { type: 'string' } } } },
+  },
+};
+
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
@@ -176,6 +198,7 @@ export function buildOpenApi(): Record<string, unknown> {
       },
     };
   }
+  paths['/pay/{linkRef}'] = { get: PAY_PAGE };
   return {
     openapi: '3.1.0',
     info: {

@@ -5,6 +5,8 @@ export interface DemoFile {
   outletId: string;
   orderRef: string;
   checkoutUrl: string;
+  /** The demo payment link (SPEC 4.14) the banner prints. */
+  paymentLinkUrl: string;
   baseUrl: string;
   tokens: { platform: string; tenant: string };
   local: {

@@ -1,7 +1,8 @@
 /**
  * Seeds the demo platform, tenant, merchant and outlet through the same use cases the API
  * runs (idempotent: a restart finds them and changes nothing), then opens a fresh demo
- * order with a hosted session so the banner can print a checkout link that works now.
+ * order with a hosted session so the banner can print a checkout link that works now, and a
+ * fresh demo payment link (7 days) next to it.
  * Imported only after the local stack has exported its environment.
  */
 export const DEMO = {
@@ -16,6 +17,8 @@ export interface DemoWorld {
   outletId: string;
   orderRef: string;
   checkoutUrl: string;
+  /** A demo payment link (SPEC 4.14): {base_url}/pay/{linkRef}. */
+  paymentLinkUrl: string;
 }
 
 export async function seedDemo(): Promise<DemoWorld> {
@@ -26,6 +29,8 @@ export async function seedDemo(): Promise<DemoWorld> {
   const { createOrder } = await import('../../lib/services/orders.js');
   const { createHostedSession } = await import('../../lib/services/hosted-sessions.js');
   const { serviceConfig } = await import('../../lib/config/service-config.js');
+  const { paymentLinkDeps } = await import('../../lib/composition/payment-links.js');
+  const { createPaymentLink } = await import('../../lib/services/payment-links.js');
 
   const on = { enabled: true };
   await upsertPaymentMethods(configRepository, { level: 'platform' }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
@@ -49,12 +54,19 @@ export async function seedDemo(): Promise<DemoWorld> {
     amount: { currencyCode: 'AED', value: 14900 },
     merchantOrderReference: 'DEMO-ORDER',
   });
+  const baseUrl = serviceConfig.PUBLIC_BASE_URL ?? 'http://localhost:3000';
   const session = await createHostedSession(
     { orders: orderRepository, config: configRepository, sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
     seeder,
     DEMO.outletId,
     order.orderRef,
-    serviceConfig.PUBLIC_BASE_URL ?? 'http://localhost:3000',
+    baseUrl,
   );
-  return { ...DEMO, orderRef: order.orderRef, checkoutUrl: session.checkoutUrl };
+  const link = await createPaymentLink(paymentLinkDeps, seeder, DEMO.outletId, {
+    action: 'AUTH',
+    amount: { currencyCode: 'AED', value: 7500 },
+    description: 'Demo payment link',
+    merchantOrderReference: 'DEMO-LINK',
+  }, baseUrl);
+  return { ...DEMO, orderRef: order.orderRef, checkoutUrl: session.checkoutUrl, paymentLinkUrl: link.url };
 }

@@ -134,6 +134,7 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     `  Merchant config     ${baseUrl}/config/merchants/${demo.merchantRef}/configs/vctp`,
     `  Orders              ${baseUrl}/transactions/outlets/${demo.outletId}/orders`,
     `  Hosted checkout     ${demo.checkoutUrl}`,
+    `  Payment link        ${demo.paymentLinkUrl}`,
     '',
     `  demo tenant ${demo.tenantRef} · merchant ${demo.merchantRef} · outlet ${demo.outletId}`,
     `  ${`DynamoDB (${dynamoEngine})`.padEnd(26)} ${dynamodb.endpoint}   pid ${dynamodb.pid}`,

@@ -89,6 +89,12 @@ describe('npm start', () => {
     expect(out).toContain(`Click to Pay service running at ${base}`);
     expect(out).toContain('PLATFORM_TOKEN=');
     expect(out).toContain('Hosted checkout');
+    // The demo payment link: printed, and it opens (303 to the hosted checkout page).
+    expect(service.demo.paymentLinkUrl).toMatch(new RegExp(`^${base}/pay/pl_[A-Za-z0-9_-]{22}$`));
+    expect(out).toContain(`Payment link        ${service.demo.paymentLinkUrl}`);
+    const opened = await fetch(service.demo.paymentLinkUrl, { redirect: 'manual' });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get('location')).toMatch(new RegExp(`^${base}/checkout\\?session=hs_`));
     const config = await api('GET', `/config/merchants/${service.demo.merchantRef}/configs/vctp`, service.demo.tokens.tenant);
     expect(config.status).toBe(200);
     expect(config.body).toMatchObject({ dpaName: 'Demo Shop', environment: 'sandbox', clickToPayEnabled: true });

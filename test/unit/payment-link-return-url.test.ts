@@ -1,0 +1,38 @@
+import { describe, expect, it } from 'vitest';
+import type { MerchantConfig } from '../../lib/domain/merchant.js';
+import { InvalidRedirectUrlError } from '../../lib/errors.js';
+import { assertLinkReturnUrl } from '../../lib/payment-links/return-url.js';
+
+const merchant = { merchantRef: 'm', redirectOrigins: ['https://shop.example.com', 'http://localhost:8080'] } as unknown as MerchantConfig;
+const check = (url: string) => () => assertLinkReturnUrl(merchant, url);
+
+describe('a payment link’s returnUrl (the orders’ rule: exact origin among redirectOrigins)', () => {
+  it.each([
+    'https://shop.example.com/thanks?x=1',
+    'https://SHOP.example.com/upper-case-host',
+    'https://shop.example.com:443/default-port',
+    'http://localhost:8080/back',
+  ])('allows %s', (url) => {
+    expect(check(url)).not.toThrow();
+  });
+
+  it.each([
+    'https://shop.example.com.evil.example/',
+    'https://shop.example.com@evil.example/',
+    'https://user:pw@shop.example.com/',
+    'https://shop.example.com./trailing-dot',
+    'https://shop.example.com:8443/other-port',
+    'http://shop.example.com/plain-http',
+    'http://localhost:9090/other-loopback-port',
+    'javascript:alert(1)//https://shop.example.com',
+    'data:text/html,hi',
+    '//shop.example.com/scheme-relative',
+    'not a url',
+  ])('refuses %s with INVALID_REDIRECT_URL', (url) => {
+    expect(check(url)).toThrow(InvalidRedirectUrlError);
+  });
+
+  it('refuses everything for a merchant without redirectOrigins', () => {
+    expect(() => assertLinkReturnUrl({ merchantRef: 'm' } as unknown as MerchantConfig, 'https://shop.example.com/')).toThrow(InvalidRedirectUrlError);
+  });
+});

@@ -151,14 +151,17 @@ export class IdempotencyKeyInUseError extends AppError {
   }
 }
 
+/** Why a link does not open: its state, its order ended unpaid (UNAVAILABLE), or Click to Pay is off for its merchant (DISABLED). */
+export type PaymentLinkInactiveReason = 'EXPIRED' | 'CANCELLED' | 'PAID' | 'UNAVAILABLE' | 'DISABLED';
+
 /** SPEC §2: the payment link is expired, cancelled or already paid (the public page renders it as HTML). */
 export class PaymentLinkInactiveError extends AppError {
   override readonly name: string = 'PaymentLinkInactiveError';
   readonly status = 410;
   readonly code = 'PAYMENT_LINK_INACTIVE';
   readonly title = 'Gone';
-  readonly reason: 'EXPIRED' | 'CANCELLED' | 'PAID' | 'UNAVAILABLE';
-  constructor(reason: 'EXPIRED' | 'CANCELLED' | 'PAID' | 'UNAVAILABLE', options?: AppErrorOptions) {
+  readonly reason: PaymentLinkInactiveReason;
+  constructor(reason: PaymentLinkInactiveReason, options?: AppErrorOptions) {
     super('The payment link is expired, cancelled or already paid.', options);
     this.reason = reason;
   }

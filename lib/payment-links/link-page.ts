@@ -1,13 +1,14 @@
 import { createHash } from 'node:crypto';
 import { pageHeaders } from '../checkout-page/security-headers.js';
 
-export type LinkPageKind = 'EXPIRED' | 'CANCELLED' | 'PAID' | 'UNAVAILABLE' | 'NOT_FOUND' | 'DOWN';
+export type LinkPageKind = 'EXPIRED' | 'CANCELLED' | 'PAID' | 'UNAVAILABLE' | 'DISABLED' | 'NOT_FOUND' | 'DOWN';
 
 const TEXT: Record<LinkPageKind, { status: number; title: string; body: string }> = {
   EXPIRED: { status: 410, title: 'This payment link has expired', body: 'Ask the merchant for a new link if you still want to pay.' },
   CANCELLED: { status: 410, title: 'This payment link is no longer available', body: 'The merchant has cancelled it. Contact them if you still want to pay.' },
   PAID: { status: 410, title: 'This payment link has already been paid', body: 'There is nothing more to pay. The merchant has your payment.' },
   UNAVAILABLE: { status: 410, title: 'This payment link can no longer be used', body: 'Contact the merchant for a new link.' },
+  DISABLED: { status: 403, title: 'This payment link cannot be paid right now', body: 'The merchant does not accept payments by link at the moment. Contact them to pay another way.' },
   NOT_FOUND: { status: 404, title: 'Payment link not found', body: 'Check that you opened the complete link the merchant sent you.' },
   DOWN: { status: 503, title: 'Payments are temporarily unavailable', body: 'Please open the link again in a moment.' },
 };

@@ -3,6 +3,7 @@ import type { PaymentLink } from '../domain/payment-link.js';
 import { NotFoundError, PaymentLinkInactiveError, PaymentStateConflictError } from '../errors.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { SessionRepository } from '../repositories/session-repository.js';
+import { loadStanding } from './enablement.js';
 import { createHostedSession } from './hosted-sessions.js';
 import { createOrder } from './orders.js';
 import { currentState, isPaid, type PaymentLinkDeps } from './payment-links.js';
@@ -18,7 +19,8 @@ const LINK_OPENER: PlatformPrincipal = { kind: 'platform', subject: 'payment-lin
 /**
  * GET /pay/{linkRef} (SPEC 4.14): the link's one order — created on the first open, reused
  * while unpaid — and a fresh hosted session for it. Unknown → NotFoundError; expired,
- * cancelled or paid → PaymentLinkInactiveError (the page renders both as HTML).
+ * cancelled or paid, or Click to Pay now off for its merchant → PaymentLinkInactiveError
+ * (the page renders both as HTML).
  *
  * One order per link, even when two shoppers open it at once: each open that finds no order
  * creates one and tries to attach it with a conditional write (only if none is attached);
@@ -47,9 +49,11 @@ export async function openPaymentLink(deps: OpenPaymentLinkDeps, linkRef: string
   }
 }
 
+/** Active, and its merchant still takes Click to Pay (the tenant may have switched it off since the link was made). */
 async function assertActive(deps: OpenPaymentLinkDeps, link: PaymentLink): Promise<void> {
-  const state = await currentState(deps, link);
+  const [state, { enablement }] = await Promise.all([currentState(deps, link), loadStanding(deps.config, link.tenantRef, link.merchantRef)]);
   if (state !== 'ACTIVE') throw new PaymentLinkInactiveError(state);
+  if (!enablement.clickToPay) throw new PaymentLinkInactiveError('DISABLED');
 }
 
 async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink): Promise<PaymentLink> {

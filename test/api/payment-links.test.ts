@@ -219,6 +219,31 @@ describe('GET /pay/{linkRef}', () => {
     expect((await readPaymentLink(m.outletId, link.linkRef, token)).body.orderRef).toBe([...orders][0]);
   });
 
+  it('a link whose order was declined does not open a second order: a 410 page, and GET shows no new order', async () => {
+    const link = await newLink({ amount: { currencyCode: 'AED', value: 1051 } });
+    const opened = await openPaymentLink(link.linkRef);
+    const session = await sessionOf(opened);
+    const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
+    const declined = await pay({ outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef }, session.token, await checkoutResponse());
+    expect(declined.body.state).toBe('FAILED');
+    const page = await openPaymentLink(link.linkRef);
+    expect(page.status).toBe(410);
+    expect(page.raw).toContain('can no longer be used');
+    expect((await readPaymentLink(m.outletId, link.linkRef, token)).body).toMatchObject({ state: 'ACTIVE', orderRef: session.orderRef });
+  });
+
+  it('a link whose tenant switched Click to Pay off since does not open (403 page), and opens again once it is back on', async () => {
+    const later = await seedMerchant();
+    const link = await newLink({}, later);
+    await setTenant(later.tenantRef, { CLICK_TO_PAY: { enabled: false } });
+    const page = await openPaymentLink(link.linkRef);
+    expect(page.status).toBe(403);
+    expect(page.raw).toContain('cannot be paid right now');
+    expect((await readPaymentLink(later.outletId, link.linkRef, token)).body.orderRef).toBeUndefined(); // no order was made
+    await setTenant(later.tenantRef, { CLICK_TO_PAY: { enabled: true } });
+    expect((await openPaymentLink(link.linkRef)).status).toBe(303);
+  });
+
   it('an unknown or malformed link: a 404 HTML page, looked up or not', async () => {
     for (const ref of ['pl_AAAAAAAAAAAAAAAAAAAAAA', 'nope', '..%2Fcheckout']) {
       const page = await openPaymentLink(ref);

@@ -237,6 +237,19 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     expect(dataActions('checkoutPage')).toEqual([{ resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem'] }]);
   });
 
+  it('gives the public payment-link page (no token) only what opening a link needs: no KMS, no session reads, no idempotency records', () => {
+    expect(functionsWithAccess('payLinkPage')).toEqual(['payLinkPage']);
+    const data = statementsOf(roleOf('payLinkPage'))
+      .filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')))
+      .map((s) => ({ resource: JSON.stringify(s.Resource), actions: actionsOf(s).sort() }));
+    const table = (id: string) => JSON.stringify([{ 'Fn::GetAtt': [id, 'Arn'] }]);
+    expect(data).toEqual([
+      { resource: table('SessionsTable'), actions: ['dynamodb:putitem'] },
+      { resource: table('ConfigTable'), actions: ['dynamodb:getitem'] },
+      { resource: table('OrdersTable'), actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:query', 'dynamodb:updateitem'] },
+    ]);
+  });
+
   it('grants every authenticated role the session lookup', () => {
     for (const fn of allFunctions.filter((f) => !UNAUTHENTICATED_GROUPS.has(f.access))) {
       const sessionRead = statementsOf(roleOf(fn.name)).some(

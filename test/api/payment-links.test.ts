@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
+import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { LINK_PAGE_CSP } from '../../lib/payment-links/link-page.js';
 import { paymentLinkResource } from '../../lib/http/resource-schemas.js';
 import { checkoutResponse } from '../support/checkout.js';
@@ -217,6 +218,24 @@ describe('GET /pay/{linkRef}', () => {
     const orders = new Set(await Promise.all(opens.map(async (o) => (await sessionOf(o)).orderRef)));
     expect(orders.size).toBe(1);
     expect((await readPaymentLink(m.outletId, link.linkRef, token)).body.orderRef).toBe([...orders][0]);
+  });
+
+  it('the open that loses the attach (it read the link before the winner wrote) sends its shopper to the winner’s order', async () => {
+    const link = await newLink();
+    const stale = await paymentLinkRepository.get(link.linkRef); // as a second open read it, before any order
+    const winner = await sessionOf(await openPaymentLink(link.linkRef));
+    const attach = vi.spyOn(paymentLinkRepository, 'attachOrder');
+    vi.spyOn(paymentLinkRepository, 'get').mockResolvedValueOnce(stale);
+    try {
+      const loser = await sessionOf(await openPaymentLink(link.linkRef));
+      expect(attach).toHaveBeenCalledTimes(1);
+      await expect(attach.mock.results[0]!.value).rejects.toThrow('conditional write failed');
+      expect(attach.mock.calls[0]![1]).not.toBe(winner.orderRef); // it did make an order of its own…
+      expect(loser.orderRef).toBe(winner.orderRef); // …and still sent its shopper to the winner's
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect((await readPaymentLink(m.outletId, link.linkRef, token)).body.orderRef).toBe(winner.orderRef);
   });
 
   it('a link whose order was declined does not open a second order: a 410 page, and GET shows no new order', async () => {

@@ -4,6 +4,7 @@ import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { LINK_PAGE_CSP } from '../../lib/payment-links/link-page.js';
 import { paymentLinkResource } from '../../lib/http/resource-schemas.js';
+import { DependencyUnavailableError } from '../../lib/errors.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { invoke } from '../support/invoke.js';
 import { cancelPaymentLink, createPaymentLink, linkBody, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
@@ -261,6 +262,21 @@ describe('GET /pay/{linkRef}', () => {
     expect((await readPaymentLink(later.outletId, link.linkRef, token)).body.orderRef).toBeUndefined(); // no order was made
     await setTenant(later.tenantRef, { CLICK_TO_PAY: { enabled: true } });
     expect((await openPaymentLink(link.linkRef)).status).toBe(303);
+  });
+
+  it('DynamoDB unavailable: a 503 HTML page with Retry-After, never JSON or a stack', async () => {
+    const link = await newLink();
+    vi.spyOn(paymentLinkRepository, 'get').mockRejectedValueOnce(new DependencyUnavailableError(undefined, { cause: new Error('ThrottlingException: secret detail') }));
+    try {
+      const page = await openPaymentLink(link.linkRef);
+      expect(page.status).toBe(503);
+      expect(page.headers['Retry-After']).toBe('5');
+      expect(page.headers['Content-Type']).toBe('text/html; charset=utf-8');
+      expect(page.raw).toContain('temporarily unavailable');
+      expect(page.raw).not.toContain('secret detail');
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('an unknown or malformed link: a 404 HTML page, looked up or not', async () => {

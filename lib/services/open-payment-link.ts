@@ -1,11 +1,11 @@
 import type { PlatformPrincipal } from '../auth/principal.js';
 import type { PaymentLink } from '../domain/payment-link.js';
-import { NotFoundError, PaymentLinkInactiveError, PaymentStateConflictError } from '../errors.js';
+import { InvalidRedirectUrlError, NotFoundError, PaymentLinkInactiveError, PaymentStateConflictError } from '../errors.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { SessionRepository } from '../repositories/session-repository.js';
 import { loadStanding } from './enablement.js';
 import { createHostedSession } from './hosted-sessions.js';
-import { createOrder } from './orders.js';
+import { createOrder, type CreateOrderInput } from './orders.js';
 import { currentState, isPaid, type PaymentLinkDeps } from './payment-links.js';
 
 export interface OpenPaymentLinkDeps extends PaymentLinkDeps {
@@ -25,13 +25,14 @@ const LINK_OPENER: PlatformPrincipal = { kind: 'platform', subject: 'payment-lin
  * One order per link, even when two shoppers open it at once: each open that finds no order
  * creates one and tries to attach it with a conditional write (only if none is attached);
  * the loser re-reads the link and uses the winner's order. The loser's order is never handed
- * to anyone (no session, no reference leaves the service), so it can never be paid.
+ * to anyone (no session token, no reference leaves the service), so it can never be paid.
  */
 export async function openPaymentLink(deps: OpenPaymentLinkDeps, linkRef: string, baseUrl: string): Promise<{ checkoutUrl: string; link: PaymentLink }> {
-  let link = await deps.links.get(linkRef);
-  if (!link) throw new NotFoundError();
-  await assertActive(deps, link);
-  if (!link.orderRef) link = await attachOrder(deps, link);
+  const found = await deps.links.get(linkRef);
+  if (!found) throw new NotFoundError();
+  await assertActive(deps, found);
+  const { link, checkoutUrl } = found.orderRef ? { link: found, checkoutUrl: undefined } : await attachOrder(deps, found, baseUrl);
+  if (checkoutUrl) return { checkoutUrl, link }; // the first open: createOrder minted the session with the order
   try {
     const session = await createHostedSession(
       { orders: deps.orders, config: deps.config, sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds },
@@ -42,10 +43,10 @@ export async function openPaymentLink(deps: OpenPaymentLinkDeps, linkRef: string
     );
     return { checkoutUrl: session.checkoutUrl, link };
   } catch (error) {
-    // The order ended between our read and the session: paid (the link is PAID now) or failed.
+    // The order cannot be paid any more: paid (the link is PAID now) or failed for good.
     if (!(error instanceof PaymentStateConflictError)) throw error;
-    const found = await deps.orders.get(link.orderRef!);
-    throw new PaymentLinkInactiveError(isPaid(found?.payments ?? []) ? 'PAID' : 'UNAVAILABLE', { cause: error });
+    const order = await deps.orders.get(link.orderRef!);
+    throw new PaymentLinkInactiveError(isPaid(order?.payments ?? []) ? 'PAID' : 'UNAVAILABLE', { cause: error });
   }
 }
 
@@ -56,27 +57,42 @@ async function assertActive(deps: OpenPaymentLinkDeps, link: PaymentLink): Promi
   if (!enablement.clickToPay) throw new PaymentLinkInactiveError('DISABLED');
 }
 
-async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink): Promise<PaymentLink> {
-  let order;
+async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, baseUrl: string): Promise<{ link: PaymentLink; checkoutUrl?: string }> {
+  const input: CreateOrderInput = {
+    action: link.action,
+    amount: link.amount,
+    ...(link.merchantOrderReference !== undefined ? { merchantOrderReference: link.merchantOrderReference } : {}),
+    linkRef: link.linkRef,
+  };
+  const order = await createLinkOrder(deps, link, input, baseUrl);
   try {
-    order = await createOrder({ config: deps.config, orders: deps.orders }, LINK_OPENER, link.outletId, {
-      action: link.action,
-      amount: link.amount,
-      ...(link.merchantOrderReference !== undefined ? { merchantOrderReference: link.merchantOrderReference } : {}),
-      linkRef: link.linkRef,
-    });
+    await deps.links.attachOrder(link.linkRef, order.orderRef);
+    return { link: { ...link, orderRef: order.orderRef }, ...(order.checkoutUrl ? { checkoutUrl: order.checkoutUrl } : {}) };
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    const now = await deps.links.get(link.linkRef);
+    if (now?.orderRef) return { link: now }; // another open won: its order is the link's
+    throw new PaymentLinkInactiveError('CANCELLED', { cause: error });
+  }
+}
+
+/**
+ * The order, with the link's returnUrl (then createOrder mints its session too). A returnUrl the
+ * merchant no longer allows (redirectOrigins changed since) is dropped rather than blocking the
+ * payment: the shopper can still pay, the page just offers no way back.
+ */
+async function createLinkOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, input: CreateOrderInput, baseUrl: string) {
+  const orderDeps = { config: deps.config, orders: deps.orders, checkout: { sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds, baseUrl } };
+  try {
+    try {
+      return await createOrder(orderDeps, LINK_OPENER, link.outletId, link.returnUrl ? { ...input, returnUrl: link.returnUrl } : input);
+    } catch (error) {
+      if (!(error instanceof InvalidRedirectUrlError)) throw error;
+      return await createOrder(orderDeps, LINK_OPENER, link.outletId, input);
+    }
   } catch (error) {
     // The outlet is gone (the merchant was re-onboarded without it): the link cannot be paid.
     if (error instanceof NotFoundError) throw new PaymentLinkInactiveError('UNAVAILABLE', { cause: error });
     throw error;
-  }
-  try {
-    await deps.links.attachOrder(link.linkRef, order.orderRef);
-    return { ...link, orderRef: order.orderRef };
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    const now = await deps.links.get(link.linkRef);
-    if (now?.orderRef) return now; // another open won: its order is the link's
-    throw new PaymentLinkInactiveError('CANCELLED', { cause: error });
   }
 }

@@ -4,7 +4,7 @@ import type { Amount, OrderAction } from '../domain/order.js';
 import { AUTHORISED_STATES, type Payment } from '../domain/payment.js';
 import { linkExpiry, linkState, newLinkRef, toLinkView, type PaymentLink, type PaymentLinkView } from '../domain/payment-link.js';
 import { ClickToPayNotEnabledError, InvalidRequestError, NotFoundError, PaymentStateConflictError } from '../errors.js';
-import { assertLinkReturnUrl } from '../payment-links/return-url.js';
+import { linkReturnUrl } from '../payment-links/return-url.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { OrderRepository } from '../repositories/order-repository.js';
@@ -42,7 +42,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, principal: Princi
   }
   const { merchant, enablement } = await loadStanding(deps.config, outlet.tenantRef, outlet.merchantRef);
   if (!enablement.clickToPay || !merchant) throw new ClickToPayNotEnabledError();
-  if (input.returnUrl !== undefined) assertLinkReturnUrl(merchant, input.returnUrl);
+  const returnUrl = input.returnUrl === undefined ? undefined : linkReturnUrl(merchant, input.returnUrl);
   const link: PaymentLink = {
     linkRef: newLinkRef(),
     outletId,
@@ -52,7 +52,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, principal: Princi
     amount: input.amount,
     ...(input.description !== undefined ? { description: input.description } : {}),
     ...(input.merchantOrderReference !== undefined ? { merchantOrderReference: input.merchantOrderReference } : {}),
-    ...(input.returnUrl !== undefined ? { returnUrl: input.returnUrl } : {}),
+    ...(returnUrl !== undefined ? { returnUrl } : {}),
     expiresAt: expiry.expiresAt,
     createdAt: new Date(now).toISOString(),
   };

@@ -5,7 +5,14 @@ import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { LINK_PAGE_CSP } from '../../lib/payment-links/link-page.js';
 import { paymentLinkResource } from '../../lib/http/resource-schemas.js';
 import { DependencyUnavailableError } from '../../lib/errors.js';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documentClient } from '../../lib/aws/clients.js';
+import { serviceConfig } from '../../lib/config/service-config.js';
 import { checkoutResponse } from '../support/checkout.js';
+import { hashSessionToken } from '../../lib/auth/session-token.js';
+import { configRepository, sessionRepository } from '../../lib/composition/core.js';
+import { payloadKeyVault } from '../../lib/composition/keys.js';
+import { onboardMerchant } from '../../lib/services/merchant-config.js';
 import { invoke } from '../support/invoke.js';
 import { cancelPaymentLink, createPaymentLink, linkBody, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
 import { pay } from '../support/payments.js';
@@ -21,6 +28,22 @@ beforeAll(async () => {
   token = await platformToken();
   m = await seedMerchant();
 });
+
+/** 4.7 again for the same merchant and outlets, with other redirectOrigins. */
+async function onboardAgain(merchant: SeededMerchant, redirectOrigins: string[]) {
+  await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, merchant.merchantRef, {
+    tenantRef: merchant.tenantRef,
+    dpaId: 'dpa-demo',
+    dpaClientId: 'dpa-client-demo',
+    dpaName: 'Demo Shop',
+    cardBrands: ['visa', 'mastercard'],
+    locale: 'en_AE',
+    environment: 'sandbox',
+    threeDsPolicy: 'risk-based',
+    outlets: [merchant.outletId, merchant.otherOutletId],
+    redirectOrigins,
+  });
+}
 
 async function newLink(body: Record<string, unknown> = {}, merchant = m) {
   const created = await createPaymentLink(merchant.outletId, token, linkBody(body));
@@ -100,6 +123,32 @@ describe('4.14 create and read', () => {
       expect(response.status, returnUrl).toBe(422);
       expect(response.body.code).toBe('INVALID_REDIRECT_URL');
     }
+  });
+
+  it('a returnUrl on an allowed origin goes to the link, then to its order and the hosted session (the page sends the shopper back)', async () => {
+    const shop = await seedMerchant({ redirectOrigins: ['https://shop.example.com'] });
+    const created = await createPaymentLink(shop.outletId, token, linkBody({ returnUrl: 'https://SHOP.example.com:443/orders/42' }));
+    expect(created.status, created.raw).toBe(201);
+    expect(created.body.returnUrl).toBe('https://shop.example.com/orders/42');
+    const opened = await openPaymentLink(created.body.linkRef);
+    expect(opened.status).toBe(303);
+    const { token: sessionToken, orderRef } = await sessionOf(opened);
+    expect((await sessionRepository.findByTokenHash(hashSessionToken(sessionToken)))!.returnUrl).toBe('https://shop.example.com/orders/42');
+    const order = await invoke(getOrder, { path: `/transactions/outlets/${shop.outletId}/orders/${orderRef}`, pathParameters: { outletId: shop.outletId, orderRef }, token });
+    expect(order.body.returnUrl).toBe('https://shop.example.com/orders/42');
+    // A later open mints a session that carries it too.
+    const later = await sessionOf(await openPaymentLink(created.body.linkRef));
+    expect((await sessionRepository.findByTokenHash(hashSessionToken(later.token)))!.returnUrl).toBe('https://shop.example.com/orders/42');
+  });
+
+  it('a returnUrl the merchant no longer allows when the link is first opened is dropped, not a dead link', async () => {
+    const shop = await seedMerchant({ redirectOrigins: ['https://shop.example.com'] });
+    const created = await createPaymentLink(shop.outletId, token, linkBody({ returnUrl: 'https://shop.example.com/back' }));
+    await onboardAgain(shop, []);
+    const opened = await openPaymentLink(created.body.linkRef);
+    expect(opened.status).toBe(303);
+    const { token: sessionToken } = await sessionOf(opened);
+    expect((await sessionRepository.findByTokenHash(hashSessionToken(sessionToken)))!.returnUrl).toBeUndefined();
   });
 
   it('answers a retried create with the same Idempotency-Key with the same link', async () => {
@@ -239,13 +288,25 @@ describe('GET /pay/{linkRef}', () => {
     expect((await readPaymentLink(m.outletId, link.linkRef, token)).body.orderRef).toBe(winner.orderRef);
   });
 
-  it('a link whose order was declined does not open a second order: a 410 page, and GET shows no new order', async () => {
+  it('a link whose payment was declined opens again on the same order (another card), and once the order failed for good shows a 410 page, never a second order', async () => {
     const link = await newLink({ amount: { currencyCode: 'AED', value: 1051 } });
-    const opened = await openPaymentLink(link.linkRef);
-    const session = await sessionOf(opened);
+    const session = await sessionOf(await openPaymentLink(link.linkRef));
     const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
-    const declined = await pay({ outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef }, session.token, await checkoutResponse());
-    expect(declined.body.state).toBe('FAILED');
+    const paymentRef = order.body.payments[0].paymentRef as string;
+    const declined = await pay({ outletId: m.outletId, orderRef: session.orderRef, paymentRef }, session.token, await checkoutResponse());
+    expect(declined.body).toMatchObject({ state: 'FAILED', failure: { code: 'INSUFFICIENT_FUNDS' } });
+    const again = await openPaymentLink(link.linkRef); // a retryable decline: the page offers another card on the same order
+    expect(again.status).toBe(303);
+    expect((await sessionOf(again)).orderRef).toBe(session.orderRef);
+    // The acquirer's answer had been final (a code no other card fixes): the link cannot be paid any more.
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: serviceConfig.ORDERS_TABLE,
+        Key: { pk: `ORDER#${session.orderRef}`, sk: `PAYMENT#${paymentRef}` },
+        UpdateExpression: 'SET failure = :failure',
+        ExpressionAttributeValues: { ':failure': { code: 'LOST_CARD', reason: 'Lost card' } },
+      }),
+    );
     const page = await openPaymentLink(link.linkRef);
     expect(page.status).toBe(410);
     expect(page.raw).toContain('can no longer be used');

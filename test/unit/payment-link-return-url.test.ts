@@ -1,16 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { MerchantConfig } from '../../lib/domain/merchant.js';
 import { InvalidRedirectUrlError } from '../../lib/errors.js';
-import { assertLinkReturnUrl } from '../../lib/payment-links/return-url.js';
+import { linkReturnUrl } from '../../lib/payment-links/return-url.js';
 
 const merchant = { merchantRef: 'm', redirectOrigins: ['https://shop.example.com', 'http://localhost:8080'] } as unknown as MerchantConfig;
-const check = (url: string) => () => assertLinkReturnUrl(merchant, url);
+const check = (url: string) => () => linkReturnUrl(merchant, url);
 
-describe('a payment link’s returnUrl (the orders’ rule: exact origin among redirectOrigins)', () => {
+describe('a payment link’s returnUrl (the orders’ rule, lib/domain/redirect-url.ts: exact origin among redirectOrigins)', () => {
   it.each([
     'https://shop.example.com/thanks?x=1',
     'https://SHOP.example.com/upper-case-host',
     'https://shop.example.com:443/default-port',
+    'https://shop.example.com./trailing-dot-is-the-same-host',
     'http://localhost:8080/back',
   ])('allows %s', (url) => {
     expect(check(url)).not.toThrow();
@@ -20,7 +21,8 @@ describe('a payment link’s returnUrl (the orders’ rule: exact origin among r
     'https://shop.example.com.evil.example/',
     'https://shop.example.com@evil.example/',
     'https://user:pw@shop.example.com/',
-    'https://shop.example.com./trailing-dot',
+    'https://evil.example/#https://shop.example.com',
+    'https://shop.example.com\\@evil.example/',
     'https://shop.example.com:8443/other-port',
     'http://shop.example.com/plain-http',
     'http://localhost:9090/other-loopback-port',
@@ -32,7 +34,11 @@ describe('a payment link’s returnUrl (the orders’ rule: exact origin among r
     expect(check(url)).toThrow(InvalidRedirectUrlError);
   });
 
+  it('stores the URL as the browser will navigate to it', () => {
+    expect(linkReturnUrl(merchant, 'https://SHOP.example.com:443/a b'.replace(' ', '%20'))).toBe('https://shop.example.com/a%20b');
+  });
+
   it('refuses everything for a merchant without redirectOrigins', () => {
-    expect(() => assertLinkReturnUrl({ merchantRef: 'm' } as unknown as MerchantConfig, 'https://shop.example.com/')).toThrow(InvalidRedirectUrlError);
+    expect(() => linkReturnUrl({ merchantRef: 'm' } as unknown as MerchantConfig, 'https://shop.example.com/')).toThrow(InvalidRedirectUrlError);
   });
 });

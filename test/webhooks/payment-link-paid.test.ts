@@ -14,6 +14,7 @@ import { pay } from '../support/payments.js';
 import { seedMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
+import { confirmationsWith } from '../support/confirmations.js';
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const logger = new Logger({}, 'error', () => undefined);
@@ -32,6 +33,7 @@ function worker(merchantRef: string, url: string, secrets: string[]): DispatchDe
     events,
     endpoints: { endpointFor: async (merchant) => (merchant === merchantRef ? { enabled: true, allowLoopback: true, url, secrets } : undefined) },
     sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
+    confirmations: confirmationsWith(),
     now: Date.now,
     settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 15_000 },
   };

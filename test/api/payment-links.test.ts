@@ -226,6 +226,16 @@ describe('4.14 states', () => {
     expect(page.raw).toContain('This payment link is no longer available');
   });
 
+  it('a cancel retried with the same Idempotency-Key answers its 200 again (replayed), not a 409', async () => {
+    const link = await newLink();
+    const key = uniqueRef('cancel');
+    const first = await cancelPaymentLink(m.outletId, link.linkRef, token, { 'idempotency-key': key });
+    const retried = await cancelPaymentLink(m.outletId, link.linkRef, token, { 'idempotency-key': key });
+    expect([first.status, retried.status]).toEqual([200, 200]);
+    expect(retried.headers['Idempotent-Replayed']).toBe('true');
+    expect(retried.body).toEqual(first.body);
+  });
+
   it('concurrent cancels: exactly one 200, the others 409', async () => {
     const link = await newLink();
     const answers = await Promise.all(Array.from({ length: 5 }, () => cancelPaymentLink(m.outletId, link.linkRef, token)));

@@ -16,8 +16,8 @@ export function readPaymentLink(outletId: string, linkRef: string, token: string
   return invoke(getLink, { path: `${linksPath(outletId)}/${linkRef}`, pathParameters: { outletId, linkRef }, token });
 }
 
-export function cancelPaymentLink(outletId: string, linkRef: string, token: string): Promise<InvokeResult> {
-  return invoke(cancelLink, { method: 'POST', path: `${linksPath(outletId)}/${linkRef}/cancel`, pathParameters: { outletId, linkRef }, token });
+export function cancelPaymentLink(outletId: string, linkRef: string, token: string, headers: Record<string, string> = {}): Promise<InvokeResult> {
+  return invoke(cancelLink, { method: 'POST', path: `${linksPath(outletId)}/${linkRef}/cancel`, pathParameters: { outletId, linkRef }, token, headers });
 }
 
 /** The public page, as a shopper's browser opens it: no token. */

@@ -52,7 +52,16 @@ export class ApiClient {
     return this.request('POST', `${orderPath(outletId, orderRef)}/payments/${encodeURIComponent(paymentRef)}/3ds`, { cres });
   }
 
-  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  /**
+   * A new payment on the same order after a retryable decline (the N-Genius way): 201 with the
+   * order, the new STARTED payment last. The key (derived from the declined payment) makes a
+   * double click or a resent request give the same new payment, not two.
+   */
+  newPayment(outletId: string, orderRef: string, afterPaymentRef: string): Promise<Order> {
+    return this.request('POST', `${orderPath(outletId, orderRef)}/payments`, {}, { 'Idempotency-Key': `retry-${afterPaymentRef}` });
+  }
+
+  private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
     let response: Response;
     try {
       response = await fetch(`${this.base}${path}`, {
@@ -61,6 +70,7 @@ export class ApiClient {
           Authorization: `Bearer ${this.token}`,
           Accept: 'application/json, application/problem+json',
           ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+          ...headers,
         },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         cache: 'no-store',

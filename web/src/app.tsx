@@ -2,7 +2,10 @@ import { useEffect, useState } from 'preact/hooks';
 import type { BootstrapResult } from './bootstrap.js';
 import { CheckoutLayout } from './components/checkout-layout.js';
 import type { ResultDetails } from './components/receipt.js';
+import { ShopReturn } from './components/shop-return.js';
 import { createCheckoutFlow } from './flow/checkout-flow.js';
+import { endsVisit } from './flow/reducer.js';
+import { returnTarget } from './flow/return-url.js';
 import type { FlowState } from './flow/state.js';
 import { formatAmount, toBcp47 } from './format.js';
 import { StepView } from './step-view.js';
@@ -25,11 +28,16 @@ export function App({ boot }: { boot: BootstrapResult }) {
   const { loaded } = state;
   const amountText = loaded ? formatAmount(loaded.order.amount, toBcp47(loaded.config.locale)) : '';
   const merchantName = loaded?.config.dpaName ?? '';
+  const context = loaded?.context;
+  const shopName = context?.shopName ?? (merchantName || 'the shop');
+  const backHref = context && returnTarget(context, 'back', context.orderRef);
+  const cancelHref = context && returnTarget(context, 'cancel', context.orderRef);
   const details: ResultDetails = {
     merchantName,
     amountText,
     orderReference: loaded?.order.merchantOrderReference ?? loaded?.order.orderRef,
     orderReferenceIsId: !loaded?.order.merchantOrderReference,
+    ...(backHref ? { shop: { name: shopName, autoReturn: state.autoReturn } } : {}),
   };
 
   useEffect(() => {
@@ -45,7 +53,22 @@ export function App({ boot }: { boot: BootstrapResult }) {
   }, [loaded?.context.expiresAt]);
 
   return (
-    <CheckoutLayout state={state} merchantName={merchantName} amountText={amountText}>
+    <CheckoutLayout
+      state={state}
+      merchantName={merchantName}
+      amountText={amountText}
+      panelEnd={
+        backHref ? (
+          <ShopReturn
+            shopName={shopName}
+            backHref={backHref}
+            {...(cancelHref && state.view.kind !== 'paid' ? { cancelHref } : {})}
+            prominent={endsVisit(state.view)}
+            onLeave={() => flow.store.dispatch({ type: 'leaving' })}
+          />
+        ) : null
+      }
+    >
       <StepView state={state} flow={flow} details={details} />
     </CheckoutLayout>
   );

@@ -12,6 +12,11 @@ export interface SessionContext {
   expiresAt: string;
   /** CLICK_TO_PAY_SDK_URLS: the networks' SDK scripts, and the key Visa gives for new cards (`visa-card-key`). */
   sdkUrls?: { visa?: string; mastercard?: string; visaCardKey?: string };
+  /** Hosted payment page (SPEC 4.8): where the shopper goes back to, checked by the server against redirectOrigins. */
+  returnUrl?: string;
+  cancelUrl?: string;
+  /** The shop's name for "Back to <shop>" (the merchant's display name when absent). */
+  shopName?: string;
 }
 
 export type BootstrapResult =
@@ -69,9 +74,13 @@ function parseRendered(doc: Document): { context: SessionContext } | { error: 'S
 }
 
 function toContext(value: Record<string, unknown>): SessionContext | undefined {
-  const { orderRef, outletId, merchantRef, expiresAt, sdkUrls } = value;
+  const { orderRef, outletId, merchantRef, expiresAt, sdkUrls, returnUrl, cancelUrl, shopName } = value;
   if (typeof orderRef !== 'string' || typeof outletId !== 'string' || typeof merchantRef !== 'string') return undefined;
   const context: SessionContext = { orderRef, outletId, merchantRef, expiresAt: typeof expiresAt === 'string' ? expiresAt : '' };
+  // The server checked these; the page still takes only plain http(s) addresses (never javascript:).
+  if (isWebUrl(returnUrl)) context.returnUrl = returnUrl;
+  if (isWebUrl(cancelUrl)) context.cancelUrl = cancelUrl;
+  if (typeof shopName === 'string' && shopName.trim()) context.shopName = shopName.trim();
   if (sdkUrls && typeof sdkUrls === 'object') {
     const urls = sdkUrls as Record<string, unknown>;
     context.sdkUrls = {
@@ -82,6 +91,16 @@ function toContext(value: Record<string, unknown>): SessionContext | undefined {
     };
   }
   return context;
+}
+
+function isWebUrl(value: unknown): value is string {
+  if (typeof value !== 'string') return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'https:' || url.protocol === 'http:') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
 }
 
 function remember(token: string, context: SessionContext): void {

@@ -71,6 +71,14 @@ export const TEXT = {
     title: 'Your bank couldn’t verify this payment',
     body: 'The verification wasn’t completed, so the payment was not taken.',
   },
+  retryFailed: {
+    title: 'We couldn’t start a new payment',
+    body: 'Nothing has been charged. Please try again in a moment, or go back to the shop.',
+  },
+  chooseAnotherCard: {
+    title: 'Choose another card',
+    body: 'Your last payment was declined and nothing was charged. Choose another card to pay for the same order.',
+  },
 } satisfies Record<string, Notice>;
 
 export const OTP_LOCKED: Notice = {

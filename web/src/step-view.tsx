@@ -1,6 +1,7 @@
 import type { ResultDetails } from './components/receipt.js';
 import { Button } from './components/ui.js';
 import type { CheckoutFlow } from './flow/checkout-flow.js';
+import { isRetryable } from './flow/reducer.js';
 import type { FlowState } from './flow/state.js';
 import { declineMessage, TEXT } from './messages.js';
 import { AddCardStep } from './steps/add-card.js';
@@ -100,6 +101,13 @@ export function StepView({ state, flow, details }: { state: FlowState; flow: Che
     case 'paid':
       return <SuccessStep payment={view.payment} details={details} already={view.already} />;
     case 'declined':
-      return <DeclinedStep payment={view.payment} notice={declineMessage(view.payment.failure?.code)} details={details} />;
+      return (
+        <DeclinedStep
+          payment={view.payment}
+          notice={declineMessage(view.payment.failure?.code)}
+          details={details}
+          {...(isRetryable(view.payment) ? { onRetry: () => void flow.retryWithAnotherCard() } : {})}
+        />
+      );
   }
 }

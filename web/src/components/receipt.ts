@@ -8,6 +8,8 @@ export interface ResultDetails {
   orderReference?: string;
   /** The reference is our order id (no merchant reference): shown smaller, in monospace. */
   orderReferenceIsId?: boolean;
+  /** Hosted payment page: the shop the shopper returns to, and whether the page takes them there by itself. */
+  shop?: { name: string; autoReturn: boolean };
 }
 
 export function paymentCard(payment: Payment): string | undefined {

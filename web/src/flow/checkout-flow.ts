@@ -4,7 +4,9 @@ import type { OtpFailure } from '../steps/otp.js';
 import type { ValidCard } from '../validation.js';
 import { enroll, loadCards } from './cards.js';
 import type { FlowContext } from './context.js';
-import { completeThreeDs, pay } from './payment.js';
+import { leave } from './leave.js';
+import { completeThreeDs, pay, retryWithAnotherCard } from './payment.js';
+import type { Leave } from './return-url.js';
 import { expire, initSdk, load } from './session.js';
 import { lookup, resendOtp, switchIdentity, validateOtp } from './sign-in.js';
 import { expiryMayInterrupt } from './state.js';
@@ -23,12 +25,20 @@ export interface CheckoutFlow {
   enroll(card: ValidCard, newConsumer: boolean): Promise<void>;
   pay(cardId: string): Promise<void>;
   completeThreeDs(cres: string): Promise<void>;
+  /** After a retryable decline: a new payment on the same order, then a card again. */
+  retryWithAnotherCard(): Promise<void>;
+  /** Back to the shop now ("Back to <shop>", "Cancel"), with the orderRef. */
+  leave(kind: Leave): void;
   /** The session token stopped working (its expiresAt passed): say so, unless it no longer matters. */
   sessionTimedOut(): void;
 }
 
-export function createCheckoutFlow(boot: BootstrapResult, store: FlowStore = createFlowStore()): CheckoutFlow {
-  const ctx: FlowContext = { boot, store };
+export function createCheckoutFlow(
+  boot: BootstrapResult,
+  store: FlowStore = createFlowStore(),
+  navigate: (url: string) => void = (url) => window.location.assign(url),
+): CheckoutFlow {
+  const ctx: FlowContext = { boot, store, navigate };
   return {
     store,
     load: () => load(ctx),
@@ -41,6 +51,8 @@ export function createCheckoutFlow(boot: BootstrapResult, store: FlowStore = cre
     enroll: (card, newConsumer) => enroll(ctx, card, newConsumer),
     pay: (cardId) => pay(ctx, cardId),
     completeThreeDs: (cres) => completeThreeDs(ctx, cres),
+    retryWithAnotherCard: () => retryWithAnotherCard(ctx),
+    leave: (kind) => leave(ctx, kind),
     sessionTimedOut: () => {
       if (expiryMayInterrupt(store.getState().view.kind)) expire(ctx);
     },

@@ -13,6 +13,8 @@ export interface FlowContext {
   store: FlowStore;
   api?: ApiClient;
   sdk?: ClickToPaySdk;
+  /** Leaves the page for the shop: the same window (no pop-up), which an app's WebView can intercept. */
+  navigate: (url: string) => void;
 }
 
 /** The session's API client and what was loaded, once both exist. */

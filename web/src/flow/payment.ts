@@ -1,8 +1,10 @@
-import { currentPayment, type Payment } from '../api.js';
+import { ApiError, currentPayment, type Order, type Payment } from '../api.js';
 import { toMajor } from '../format.js';
 import { paymentErrorNotice, TEXT } from '../messages.js';
 import { isSdkError } from '../sdk/index.js';
 import { ready, type FlowContext } from './context.js';
+import { settle } from './leave.js';
+import { isRetryable } from './reducer.js';
 import { expire, initSdk } from './session.js';
 
 /** Paying: Click to Pay checkout, the service's authorization, the issuer's 3DS challenge. */
@@ -24,8 +26,7 @@ export async function pay(ctx: FlowContext, cardId: string): Promise<void> {
   store.dispatch({ type: 'processing', label: 'Authorising your payment…' });
   const { context, paymentRef } = session.loaded;
   try {
-    const payment = await session.api.payWithClickToPay(context.outletId, context.orderRef, paymentRef, checkoutResponse);
-    store.dispatch({ type: 'paymentUpdated', payment });
+    settle(ctx, await session.api.payWithClickToPay(context.outletId, context.orderRef, paymentRef, checkoutResponse));
   } catch (error) {
     await paymentError(ctx, error, cardId);
   }
@@ -37,7 +38,7 @@ export async function completeThreeDs(ctx: FlowContext, cres: string): Promise<v
   const { context, paymentRef } = session.loaded;
   ctx.store.dispatch({ type: 'processing', label: 'Completing verification…' });
   try {
-    ctx.store.dispatch({ type: 'paymentUpdated', payment: await session.api.completeThreeDs(context.outletId, context.orderRef, paymentRef, cres) });
+    settle(ctx, await session.api.completeThreeDs(context.outletId, context.orderRef, paymentRef, cres));
   } catch (error) {
     await paymentError(ctx, error);
   }
@@ -48,7 +49,7 @@ async function paymentError(ctx: FlowContext, error: unknown, cardId?: string): 
   if (mapped.expired) return expire(ctx);
   // Whatever the error, the order knows the truth: a final state wins over the error text.
   const latest = await refreshPayment(ctx);
-  if (latest && latest.state !== 'STARTED') return ctx.store.dispatch({ type: 'paymentUpdated', payment: latest });
+  if (latest && latest.state !== 'STARTED') return settle(ctx, latest);
   if (mapped.retry === 'none') return ctx.store.dispatch({ type: 'fatal', notice: mapped.notice });
   if (mapped.retry === 'choose-card' || !cardId) return ctx.store.dispatch({ type: 'cardsShown', alert: mapped.notice });
   ctx.store.dispatch({ type: 'paymentFailedToSend', notice: mapped.notice, cardId });
@@ -64,4 +65,36 @@ async function refreshPayment(ctx: FlowContext): Promise<Payment | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * "Try another card" after a retryable decline: a new payment on the same order
+ * (POST …/orders/{orderRef}/payments), then the cards again — or sign-in, when this page's
+ * Click to Pay session is gone (a reload since the decline).
+ */
+export async function retryWithAnotherCard(ctx: FlowContext): Promise<void> {
+  const { store } = ctx;
+  const session = ready(ctx);
+  const view = store.getState().view;
+  if (!session || view.kind !== 'declined' || !isRetryable(view.payment)) return;
+  const declined = view.payment;
+  const { context } = session.loaded;
+  store.dispatch({ type: 'processing', label: 'Preparing a new payment…' });
+  let order: Order;
+  try {
+    order = await session.api.newPayment(context.outletId, context.orderRef, declined.paymentRef);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return expire(ctx);
+    // Another tab may have retried or paid meanwhile: the order says what is true now.
+    const current = await session.api.order(context.outletId, context.orderRef).catch(() => undefined);
+    const last = current && currentPayment(current);
+    if (!current || !last || last.paymentRef === declined.paymentRef) return store.dispatch({ type: 'retryFailed', payment: declined, alert: TEXT.retryFailed });
+    if (last.state !== 'STARTED') return settle(ctx, last);
+    order = current;
+  }
+  const next = currentPayment(order);
+  if (!next || next.state !== 'STARTED') return store.dispatch({ type: 'retryFailed', payment: declined, alert: TEXT.retryFailed });
+  store.dispatch({ type: 'paymentRetried', order, paymentRef: next.paymentRef });
+  if (ctx.sdk && store.getState().cards.length > 0) return store.dispatch({ type: 'cardsShown' });
+  await initSdk(ctx, { status: TEXT.chooseAnotherCard.body });
 }

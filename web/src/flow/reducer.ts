@@ -1,4 +1,4 @@
-import type { Payment } from '../api.js';
+import type { Order, Payment } from '../api.js';
 import { TEXT, type Notice } from '../messages.js';
 import type { MaskedCard, MaskedConsumer, ValidationChannel } from '../sdk/types.js';
 import { EMPTY_DRAFT, type FlowState, type IdentityDraft, type Loaded, type View } from './state.js';
@@ -33,7 +33,11 @@ export type FlowAction =
   | { type: 'paymentStarted'; label: string }
   | { type: 'processing'; label: string }
   | { type: 'paymentFailedToSend'; notice: Notice; cardId: string }
-  | { type: 'paymentUpdated'; payment: Payment; onLoad?: boolean };
+  | { type: 'paymentUpdated'; payment: Payment; onLoad?: boolean }
+  | { type: 'autoReturnScheduled' }
+  | { type: 'leaving' }
+  | { type: 'paymentRetried'; order: Order; paymentRef: string }
+  | { type: 'retryFailed'; payment: Payment; alert: Notice };
 
 export function flowReducer(state: FlowState, action: FlowAction): FlowState {
   switch (action.type) {
@@ -101,7 +105,32 @@ export function flowReducer(state: FlowState, action: FlowAction): FlowState {
       const view = viewOfPayment(action.payment, action.onLoad ?? false);
       return view ? show(state, view) : state;
     }
+    case 'autoReturnScheduled':
+      return { ...state, autoReturn: true };
+    case 'leaving':
+      return { ...state, leaving: true };
+    case 'paymentRetried':
+      // The same order, a new payment: from here on the page pays that one.
+      return state.loaded
+        ? { ...state, loaded: { ...state.loaded, order: action.order, paymentRef: action.paymentRef }, autoReturn: false, status: TEXT.chooseAnotherCard.body }
+        : state;
+    case 'retryFailed':
+      return show(state, { kind: 'declined', payment: action.payment }, action.alert);
   }
+}
+
+/**
+ * A declined payment the shopper may follow with another card on the same order: the server
+ * says so (`failure.retryable`, from the acquirer's answer), the page never guesses.
+ */
+export function isRetryable(payment: Payment): boolean {
+  const failure = payment.failure;
+  return payment.state === 'FAILED' && failure !== undefined && 'retryable' in failure && failure.retryable === true;
+}
+
+/** A result that ends the visit: success, or a decline that cannot be retried. */
+export function endsVisit(view: View): boolean {
+  return view.kind === 'paid' || (view.kind === 'declined' && !isRetryable(view.payment));
 }
 
 /** A new screen; the page-level alert belongs to the screen it was raised on. */

@@ -58,6 +58,10 @@ export interface FlowState {
   selected?: string;
   /** Wrong codes in a row; the page stops asking after MAX_OTP_FAILURES. */
   otpFailures: number;
+  /** The result on screen will send the shopper back to the shop by itself (return-url.ts). */
+  autoReturn: boolean;
+  /** The page is navigating to the shop (an app's WebView may keep it on screen meanwhile). */
+  leaving: boolean;
 }
 
 export const MAX_OTP_FAILURES = 5;
@@ -71,6 +75,8 @@ export const initialState: FlowState = {
   cards: [],
   consumer: {},
   otpFailures: 0,
+  autoReturn: false,
+  leaving: false,
 };
 
 /** Position in the stepper (Sign in, Choose card, Pay, done); -1: no stepper. */

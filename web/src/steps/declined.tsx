@@ -1,10 +1,14 @@
 import type { Payment } from '../api.js';
 import { CrossIcon } from '../components/icons.js';
 import { paymentCard, type ResultDetails } from '../components/receipt.js';
-import { StepHeading } from '../components/ui.js';
+import { Button, StepHeading } from '../components/ui.js';
 import type { Notice } from '../messages.js';
 
-export function DeclinedStep({ payment, notice, details }: { payment: Payment; notice: Notice; details: ResultDetails }) {
+/**
+ * A declined payment. When the server marks it retryable the shopper may pay the same order
+ * with another card; otherwise the way forward is back to the shop.
+ */
+export function DeclinedStep({ payment, notice, details, onRetry }: { payment: Payment; notice: Notice; details: ResultDetails; onRetry?: () => void }) {
   const card = paymentCard(payment);
   return (
     <div class="step step--center result" data-result="declined">
@@ -25,9 +29,20 @@ export function DeclinedStep({ payment, notice, details }: { payment: Payment; n
           <dd>{details.amountText}</dd>
         </div>
       </dl>
-      <p class="fine-print fine-print--center">
-        To try again with another card or payment method, return to {details.merchantName} and start a new payment.
-      </p>
+      {onRetry ? (
+        <div class="result-actions">
+          <Button onClick={onRetry}>Try another card</Button>
+        </div>
+      ) : null}
+      {details.shop?.autoReturn ? (
+        <p class="fine-print fine-print--center" role="status">
+          Taking you back to {details.shop.name}…
+        </p>
+      ) : !onRetry && !details.shop ? (
+        <p class="fine-print fine-print--center">
+          To try again with another card or payment method, return to {details.merchantName} and start a new payment.
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -32,7 +32,15 @@ export function SuccessStep({ payment, details, already }: { payment: Payment; d
           </div>
         ) : null}
       </dl>
-      <p class="fine-print fine-print--center">You can close this window now.</p>
+      {details.shop ? (
+        details.shop.autoReturn ? (
+          <p class="fine-print fine-print--center" role="status">
+            Taking you back to {details.shop.name}…
+          </p>
+        ) : null
+      ) : (
+        <p class="fine-print fine-print--center">You can close this window now.</p>
+      )}
     </div>
   );
 }

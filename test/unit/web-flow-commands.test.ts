@@ -13,8 +13,21 @@ import type { ClickToPaySdk, MaskedCard } from '../../web/src/sdk/types.js';
 /** The hosted page's commands for the way back and the decline retry, with a fake API and clock. */
 const at = '2026-01-01T00:00:00.000Z';
 const context: SessionContext = { orderRef: 'ord-1', outletId: 'out-1', merchantRef: 'm-1', expiresAt: '', returnUrl: 'https://shop.example.com/r?x=1' };
-const payment = (paymentRef: string, state: Payment['state'], failure?: Record<string, unknown>): Payment =>
-  ({ paymentRef, orderRef: 'ord-1', outletId: 'out-1', state, amount: { currencyCode: 'AED', value: 100 }, ...(failure ? { failure } : {}), createdAt: at, updatedAt: at }) as Payment;
+/** `failure.retryable` here is moved to the payment, where the server puts it. */
+const payment = (paymentRef: string, state: Payment['state'], failure?: Record<string, unknown>): Payment => {
+  const { retryable, ...rest } = failure ?? {};
+  return {
+    paymentRef,
+    orderRef: 'ord-1',
+    outletId: 'out-1',
+    state,
+    amount: { currencyCode: 'AED', value: 100 },
+    ...(failure ? { failure: rest } : {}),
+    ...(retryable === undefined ? {} : { retryable }),
+    createdAt: at,
+    updatedAt: at,
+  } as Payment;
+};
 const orderWith = (...payments: Payment[]): Order => ({
   orderRef: 'ord-1',
   outletId: 'out-1',

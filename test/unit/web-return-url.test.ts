@@ -56,8 +56,19 @@ describe('bootstrap: return URLs and shop name', () => {
 });
 
 const at = '2026-01-01T00:00:00.000Z';
-const failed = (failure: Record<string, unknown>): Payment =>
-  ({ paymentRef: 'p1', orderRef: 'ord-1', outletId: 'out-1', state: 'FAILED', amount: { currencyCode: 'AED', value: 100 }, failure, createdAt: at, updatedAt: at }) as Payment;
+/** A FAILED payment; `retryable` is the server's word on it (payment level, beside `failure`). */
+const failed = ({ retryable, ...failure }: Record<string, unknown>): Payment =>
+  ({
+    paymentRef: 'p1',
+    orderRef: 'ord-1',
+    outletId: 'out-1',
+    state: 'FAILED',
+    amount: { currencyCode: 'AED', value: 100 },
+    failure,
+    ...(retryable === undefined ? {} : { retryable }),
+    createdAt: at,
+    updatedAt: at,
+  }) as Payment;
 
 describe('decline retry and the end of a visit', () => {
   it('only a decline the server marks retryable (true, not truthy) offers another card', () => {

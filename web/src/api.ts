@@ -58,7 +58,7 @@ export class ApiClient {
    * double click or a resent request give the same new payment, not two.
    */
   newPayment(outletId: string, orderRef: string, afterPaymentRef: string): Promise<Order> {
-    return this.request('POST', `${orderPath(outletId, orderRef)}/payments`, {}, { 'Idempotency-Key': `retry-${afterPaymentRef}` });
+    return this.request('POST', `${orderPath(outletId, orderRef)}/payments`, undefined, { 'Idempotency-Key': `retry-${afterPaymentRef}` });
   }
 
   private async request<T>(method: 'GET' | 'POST', path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {

@@ -121,11 +121,10 @@ export function flowReducer(state: FlowState, action: FlowAction): FlowState {
 
 /**
  * A declined payment the shopper may follow with another card on the same order: the server
- * says so (`failure.retryable`, from the acquirer's answer), the page never guesses.
+ * says so (`retryable`, from the acquirer's code and the order's attempts), the page never guesses.
  */
 export function isRetryable(payment: Payment): boolean {
-  const failure = payment.failure;
-  return payment.state === 'FAILED' && failure !== undefined && 'retryable' in failure && failure.retryable === true;
+  return payment.state === 'FAILED' && payment.retryable === true;
 }
 
 /** A result that ends the visit: success, or a decline that cannot be retried. */

@@ -4,9 +4,7 @@ import type { OtpFailure } from '../steps/otp.js';
 import type { ValidCard } from '../validation.js';
 import { enroll, loadCards } from './cards.js';
 import type { FlowContext } from './context.js';
-import { leave } from './leave.js';
 import { completeThreeDs, pay, retryWithAnotherCard } from './payment.js';
-import type { Leave } from './return-url.js';
 import { expire, initSdk, load } from './session.js';
 import { lookup, resendOtp, switchIdentity, validateOtp } from './sign-in.js';
 import { expiryMayInterrupt } from './state.js';
@@ -27,8 +25,6 @@ export interface CheckoutFlow {
   completeThreeDs(cres: string): Promise<void>;
   /** After a retryable decline: a new payment on the same order, then a card again. */
   retryWithAnotherCard(): Promise<void>;
-  /** Back to the shop now ("Back to <shop>", "Cancel"), with the orderRef. */
-  leave(kind: Leave): void;
   /** The session token stopped working (its expiresAt passed): say so, unless it no longer matters. */
   sessionTimedOut(): void;
 }
@@ -52,7 +48,6 @@ export function createCheckoutFlow(
     pay: (cardId) => pay(ctx, cardId),
     completeThreeDs: (cres) => completeThreeDs(ctx, cres),
     retryWithAnotherCard: () => retryWithAnotherCard(ctx),
-    leave: (kind) => leave(ctx, kind),
     sessionTimedOut: () => {
       if (expiryMayInterrupt(store.getState().view.kind)) expire(ctx);
     },

@@ -1,79 +1,89 @@
-import { randomBytes } from 'node:crypto';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
-import { documentClient } from '../../lib/aws/clients.js';
-import { serviceConfig } from '../../lib/config/service-config.js';
+import { sandboxAcsRepository as transactions } from '../../lib/composition/sandbox-acs.js';
 import { DependencyUnavailableError } from '../../lib/errors.js';
-import { logger } from '../../lib/logger.js';
+import { formBody, isBase64Url, scriptNonce } from '../../lib/http/html-page.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
-import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE, type SandboxCreq } from '../../lib/sandbox/sandbox-three-ds.js';
+import { logger } from '../../lib/logger.js';
 import { authenticatedEci } from '../../lib/payments/three-ds-policy.js';
 import { ConditionFailed } from '../../lib/repositories/dynamo.js';
-import { PaymentRepository } from '../../lib/repositories/payment-repository.js';
-import { challengeForm, challengeResult, errorPage } from './page.js';
+import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE } from '../../lib/sandbox/sandbox-three-ds.js';
+import { challengeForm, cresForm, errorPage } from './page.js';
 
-const payments = new PaymentRepository(documentClient, serviceConfig.ORDERS_TABLE);
+/** EMV 3DS 2.2: threeDSSessionData is base64url, at most 1024 characters. */
+const SESSION_DATA_MAX = 1024;
+const CREQ_MAX = 4096;
 
 /**
- * The sandbox ACS (SPEC §5): GET shows the challenge for a CReq, POST checks the code
- * (1234 → authenticated) and records the outcome on the payment's pending 3DS item, once.
- * Only challenges of sandbox merchants exist here; anything else is "unavailable".
+ * The sandbox ACS (SPEC §5), as a real issuer's ACS works in the browser flow: the page
+ * form-POSTs `creq` (+ `threeDSSessionData`) here inside its challenge frame, possibly from
+ * another origin; the answer is the challenge. Its form POSTs the code back; 1234 → `Y`, anything
+ * else → `N`, recorded once as the result the 3DS server reads (the RReq). Then the final CRes
+ * is form-POSTed to the notification URL the challenge was started with.
  */
 export const handler = withInvocationDeadline(async (event: APIGatewayProxyEventV2) => {
-  const method = event.requestContext?.http?.method ?? 'GET';
+  if ((event.requestContext?.http?.method ?? 'POST') !== 'POST') return { ...page(405, errorPage('Open this page by a form POST of a creq.')), headers: { ...headersFor(), Allow: 'POST' } };
+  const form = formBody(event);
+  if (!form) return page(415, errorPage('A challenge request is form-POSTed (application/x-www-form-urlencoded).'));
+  const creqValue = form.get('creq') ?? '';
+  const sessionData = form.get('threeDSSessionData') ?? undefined;
+  const creq = isBase64Url(creqValue, CREQ_MAX) ? parseCreq(creqValue) : undefined;
+  if (!creq || (sessionData !== undefined && !isBase64Url(sessionData, SESSION_DATA_MAX))) return page(400, errorPage('This verification request is not valid.'));
   try {
-    if (method === 'GET') {
-      const creq = parseCreq(event.queryStringParameters?.creq ?? '');
-      const pending = await pendingFor(creq);
-      if (!pending) return html(404, errorPage('This verification request is unknown or has expired.'));
-      const payment = await payments.get(creq.orderRef, creq.paymentRef);
-      const amount = payment ? formatAmount(payment.amount.value, payment.amount.currencyCode) : '';
-      return html(200, challengeForm(event.queryStringParameters!.creq!, amount));
-    }
-    const form = new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString() : (event.body ?? ''));
-    const creq = parseCreq(form.get('creq') ?? '');
-    const pending = await pendingFor(creq);
-    if (!pending) return html(404, errorPage('This verification request is unknown or has expired.'));
-    const authenticated = form.get('code') === SANDBOX_CHALLENGE_CODE;
-    const brand = (await payments.get(creq.orderRef, creq.paymentRef))?.paymentMethod?.brand ?? 'VISA';
-    await payments.recordChallengeResult(creq.orderRef, creq.paymentRef, creq.threeDSServerTransID, {
+    const transaction = await transactions.get(creq.threeDSServerTransID);
+    if (!transaction || transaction.acsTransactionId !== creq.acsTransID) return page(404, errorPage('This verification request is unknown or has expired.'));
+    const parent = new URL(transaction.notificationUrl).origin;
+    if (transaction.result) return page(409, errorPage('This verification was already answered.'), parent);
+    const code = form.get('code');
+    if (code === null) return page(200, challengeForm(creqValue, sessionData, formatAmount(transaction.amount.value, transaction.amount.currencyCode)), parent);
+
+    const authenticated = code === SANDBOX_CHALLENGE_CODE;
+    await transactions.recordResult(transaction.transactionId, transaction.acsTransactionId, {
       transStatus: authenticated ? 'Y' : 'N',
-      ...(authenticated ? { eci: authenticatedEci(brand) } : {}),
+      ...(authenticated ? { eci: authenticatedEci(transaction.brand) } : {}),
       at: new Date().toISOString(),
     });
-    const nonce = randomBytes(16).toString('base64');
-    return html(200, challengeResult(buildCres(creq, authenticated ? 'Y' : 'N'), authenticated, nonce), nonce);
+    const nonce = scriptNonce();
+    return page(200, cresForm(transaction.notificationUrl, buildCres(creq, authenticated ? 'Y' : 'N'), sessionData, authenticated, nonce), parent, nonce);
   } catch (error) {
-    if (error instanceof ConditionFailed) return html(409, errorPage('This verification was already answered.'));
+    if (error instanceof ConditionFailed) return page(409, errorPage('This verification was already answered.'));
     if (error instanceof DependencyUnavailableError) {
       logger.warn('sandbox ACS unavailable', { error });
-      const page = html(503, errorPage('Verification is temporarily unavailable: please try again in a moment.'));
-      return { ...page, headers: { ...page.headers, ...error.headers } };
+      const unavailable = page(503, errorPage('Verification is temporarily unavailable: please try again in a moment.'));
+      return { ...unavailable, headers: { ...unavailable.headers, ...error.headers } };
     }
-    logger.warn('sandbox ACS request failed', { error });
-    return html(400, errorPage('This verification request is not valid.'));
+    logger.error('sandbox ACS failed', { error });
+    return page(500, errorPage('Verification failed unexpectedly.'));
   }
 });
-
-async function pendingFor(creq: SandboxCreq) {
-  const pending = await payments.getPendingThreeDs(creq.orderRef, creq.paymentRef);
-  return pending && pending.environment === 'sandbox' && pending.transactionId === creq.threeDSServerTransID ? pending : undefined;
-}
 
 function formatAmount(minor: number, currency: string): string {
   const digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
   return new Intl.NumberFormat('en', { style: 'currency', currency }).format(minor / 10 ** digits);
 }
 
-function html(statusCode: number, body: string, nonce?: string) {
+/**
+ * Framed by the checkout page of the service that started the challenge (the notification
+ * URL's origin), and its forms go only to itself or there. Pages before the challenge is known
+ * (errors) say nothing worth protecting and may be framed by any checkout.
+ */
+function headersFor(parent?: string, nonce?: string): Record<string, string> {
+  const csp = [
+    "default-src 'none'",
+    "style-src 'unsafe-inline'",
+    nonce ? `script-src 'nonce-${nonce}'` : undefined,
+    parent ? `form-action 'self' ${parent}` : "form-action 'none'",
+    `frame-ancestors ${parent ?? '*'}`,
+    "base-uri 'none'",
+  ].filter(Boolean);
   return {
-    statusCode,
-    headers: {
-      'Content-Type': 'text/html; charset=utf-8',
-      'Cache-Control': 'no-store',
-      'Content-Security-Policy': `default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'; base-uri 'none'${nonce ? `; script-src 'nonce-${nonce}'` : ''}`,
-      'X-Content-Type-Options': 'nosniff',
-      'Referrer-Policy': 'no-referrer',
-    },
-    body,
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': 'no-store',
+    'Content-Security-Policy': csp.join('; '),
+    'X-Content-Type-Options': 'nosniff',
+    'Referrer-Policy': 'no-referrer',
   };
+}
+
+function page(statusCode: number, body: string, parent?: string, nonce?: string) {
+  return { statusCode, headers: headersFor(parent, nonce), body };
 }

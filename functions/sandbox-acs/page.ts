@@ -1,8 +1,6 @@
-/** Minimal, accessible HTML for the sandbox ACS challenge. All interpolations are escaped. */
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-}
+import { escapeHtml } from '../../lib/http/html-page.js';
 
+/** Minimal, accessible HTML for the sandbox ACS. Every interpolation is escaped. */
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#1a1a2e;background:#f6f7fb}
 main{max-width:420px;margin:auto;background:#fff;border-radius:12px;padding:24px;box-shadow:0 2px 12px #0001}
 h1{font-size:1.25rem;margin:0 0 8px}label{display:block;font-weight:600;margin:16px 0 4px}
@@ -12,28 +10,35 @@ button:focus,input:focus{outline:3px solid #f7b600;outline-offset:2px}.note{colo
 
 function layout(title: string, body: string, script = '', nonce = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main>${script ? `<script nonce="${nonce}">${script}</script>` : ''}</body></html>`;
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><main>${body}</main>${script ? `<script nonce="${escapeHtml(nonce)}">${script}</script>` : ''}</body></html>`;
 }
 
-export function challengeForm(creq: string, amountText: string): string {
+const hidden = (name: string, value: string | undefined) => (value === undefined ? '' : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`);
+
+/** The challenge: posts back to the ACS itself (no action: this very URL) with the code. */
+export function challengeForm(creq: string, sessionData: string | undefined, amountText: string): string {
   return layout(
     'Verify your payment',
     `<h1>Verify your payment</h1><p>Sandbox bank · ${escapeHtml(amountText)}</p>
 <p class="note">Enter the one-time code sent to your phone. In the sandbox the code is <strong>1234</strong>.</p>
-<form method="post" action="/sandbox/3ds/challenge"><input type="hidden" name="creq" value="${escapeHtml(creq)}">
+<form method="post">${hidden('creq', creq)}${hidden('threeDSSessionData', sessionData)}
 <label for="code">Verification code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="8" required autofocus>
 <button type="submit">Verify</button></form>`,
   );
 }
 
-/** Shows the outcome and hands the CRes to the page that opened the challenge (same origin). */
-export function challengeResult(cres: string, authenticated: boolean, nonce: string): string {
+/**
+ * The end of the challenge, as EMV 3DS 2.2 has it: the ACS form-POSTs the final CRes (and
+ * the requestor's threeDSSessionData, unchanged) to the notification URL, in this same frame.
+ * The script submits at once; without scripts the shopper presses Continue.
+ */
+export function cresForm(notificationUrl: string, cres: string, sessionData: string | undefined, authenticated: boolean, nonce: string): string {
   const message = authenticated ? 'Verified. Returning to the checkout…' : 'Verification failed. Returning to the checkout…';
-  const script = `(function(){var m={type:'ctp-3ds-complete',cres:${JSON.stringify(cres)}};var t=window.opener||(window.parent!==window?window.parent:null);if(t){t.postMessage(m,window.location.origin);}})();`;
   return layout(
     'Verification complete',
-    `<h1 role="status">${message}</h1><p class="note">Challenge result (cres), for API testing:</p><pre style="white-space:pre-wrap;word-break:break-all" id="cres">${escapeHtml(cres)}</pre>`,
-    script,
+    `<h1 role="status">${message}</h1><form id="cres-form" method="post" action="${escapeHtml(notificationUrl)}">${hidden('cres', cres)}${hidden('threeDSSessionData', sessionData)}
+<button type="submit">Continue</button></form>`,
+    `document.getElementById('cres-form').submit();`,
     nonce,
   );
 }

@@ -199,6 +199,7 @@ export function buildOpenApi(): Record<string, unknown> {
     };
   }
   paths['/pay/{linkRef}'] = { get: PAY_PAGE };
+  Object.assign(paths, BROWSER_PATHS);
   return {
     openapi: '3.1.0',
     info: {
@@ -230,6 +231,41 @@ export function buildOpenApi(): Record<string, unknown> {
     paths,
   };
 }
+
+/**
+ * Routes a browser reaches by a form POST, not API clients: no token, HTML answers. The 3DS
+ * notification URL of the EMV 3DS 2.2 browser flow (SPEC 4.10, README "3DS challenge").
+ */
+const BROWSER_PATHS = {
+  '/checkout/3ds-notification': {
+    post: {
+      summary: '4.10 3DS notification URL (the ACS form-POSTs the final cres here, in the challenge frame)',
+      description:
+        'Public, no token. Answers a small HTML page that hands `cres` and `threeDSSessionData` to the checkout page that framed the challenge, by postMessage targeted at the service’s own origin; the page then calls 4.10. Nothing is read or changed here, and the cres proves nothing by itself. 400 (HTML) when a value is not base64url, 415 for another content type.',
+      security: [],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['cres'],
+              properties: {
+                cres: { type: 'string', maxLength: 8192, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'The final CRes, base64url JSON' },
+                threeDSSessionData: { type: 'string', maxLength: 1024, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'Returned unchanged from the creq POST' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        200: { description: 'The hand-over page', content: { 'text/html': { schema: { type: 'string' } } } },
+        400: { description: 'Not a base64url cres (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+        415: { description: 'Not form-encoded (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+      },
+    },
+  },
+};
 
 export const OPENAPI_PATH = new URL('../../docs/openapi.json', import.meta.url);
 

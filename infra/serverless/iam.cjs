@@ -7,7 +7,7 @@
  * | group           | DynamoDB                                                                | KMS (payload keys)                         |
  * |-----------------|-------------------------------------------------------------------------|--------------------------------------------|
  * | public          | —                                                                       | —                                          |
- * | sandboxAcs      | Orders GetItem, UpdateItem (pending 3DS item; no bearer token, no Sessions) | —                                      |
+ * | sandboxAcs      | Orders GetItem, UpdateItem (its transactions `SANDBOX_ACS#…`; no bearer token, no Sessions) | —                         |
  * | sandboxSrc      | Sessions GetItem, PutItem, UpdateItem (SRC sessions `src#…`; no bearer token) | GetPublicKey, DescribeKey (no Decrypt) |
  * | checkoutPage    | Sessions GetItem (hosted-session lookup for the page's bootstrap)        | —                                          |
  * | configRead      | Sessions GetItem; Config GetItem, Query                                 | GetPublicKey, DescribeKey                  |
@@ -165,8 +165,8 @@ function dataStatements(group, keyResources) {
     case 'public':
       return [];
     case 'sandboxAcs':
-      // The sandbox ACS page reads the payment and its pending 3DS item and records the
-      // challenge result on the latter; it is not called with a bearer token.
+      // The sandbox ACS reads its transaction record (written by the payment functions when
+      // they start a challenge) and records the result on it; no bearer token reaches it.
       return [dynamo('Orders', 'OrdersTable', ['GetItem', 'UpdateItem'])];
     case 'sandboxSrc':
       // The sandbox Click to Pay network keeps its SDK sessions in the Sessions table (created,

@@ -4,7 +4,10 @@ import { paymentConfig } from '../config/payment-config.js';
 import { serviceConfig } from '../config/service-config.js';
 import type { PaymentDeps } from '../payments/deps.js';
 import { authorizer, authorizers, productionAuthorizer } from './acquirers.js';
-import { sandboxThreeDsServer, unconfiguredThreeDsServer } from '../payments/three-ds-server.js';
+import { unconfiguredThreeDsServer } from '../payments/three-ds-server.js';
+import { sandboxConfig } from '../config/sandbox-config.js';
+import { sandboxAcsRepository } from './sandbox-acs.js';
+import { SandboxThreeDsServer } from '../sandbox/sandbox-three-ds.js';
 import { PaymentRepository } from '../repositories/payment-repository.js';
 import { ReplayRepository } from '../repositories/replay-repository.js';
 import { configRepository, orderRepository } from './core.js';
@@ -19,6 +22,20 @@ import { payloadKeyVault } from './keys.js';
  */
 export const paymentRepository = new PaymentRepository(documentClient, serviceConfig.ORDERS_TABLE);
 export const networkKeyRing = new NetworkKeyRing(paymentConfig.NETWORK_JWKS_URLS);
+
+/** How long a payment waiting for 3DS keeps its JWE, and the sandbox ACS its challenge. */
+const PENDING_THREE_DS_SECONDS = 3600;
+
+/**
+ * Sandbox merchants step up at the sandbox ACS (SPEC §5), served from SANDBOX_ACS_BASE_URL
+ * when set; production merchants at the gateway's 3DS server, plugged in here through the
+ * same ThreeDsServer port (README "3DS challenge") — until then, none (502, retryable).
+ */
+const sandboxThreeDsServer = new SandboxThreeDsServer(sandboxAcsRepository, {
+  acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL,
+  ttlSeconds: PENDING_THREE_DS_SECONDS,
+  now: Date.now,
+});
 
 export const paymentDeps: PaymentDeps = {
   config: configRepository,
@@ -36,7 +53,7 @@ export const paymentDeps: PaymentDeps = {
     leaseMs: paymentConfig.PAYMENT_LEASE_SECONDS * 1000,
     // A request we gave up on could still land for about as long as we waited for it.
     inFlightMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
-    pendingThreeDsSeconds: 3600,
+    pendingThreeDsSeconds: PENDING_THREE_DS_SECONDS,
   },
   now: Date.now,
 };

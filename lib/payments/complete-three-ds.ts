@@ -11,40 +11,49 @@ import type { PaymentIds } from './pay-with-click-to-pay.js';
 import { threeDsCredentialKey } from './credential-key.js';
 import { failWithoutAuthorization } from './fail-without-authorization.js';
 import { runPayment, settledWith } from './run-payment.js';
-import { cresTransactionId } from '../sandbox/sandbox-three-ds.js';
+import { parseCres } from './cres.js';
 import { authenticatedEci } from './three-ds-policy.js';
 import { recordThreeDsResult } from '../metrics/payment-metrics.js';
 
 /**
- * SPEC 4.10: allowed only in AWAIT_3DS. The challenge outcome is the one the ACS recorded
- * (the CRes only names the transaction); the kept JWE is decrypted again through KMS and
- * the payment authorized with the authenticated ECI, or failed.
+ * SPEC 4.10: allowed only in AWAIT_3DS. The cres the browser brings only names the challenge
+ * (both transaction ids must match the one this payment started); the outcome is the 3DS
+ * server's (its RReq), and a cres that contradicts it fails the payment. The kept JWE is then
+ * decrypted again through KMS and the payment authorized with the authenticated ECI, or failed.
  */
 export async function completeThreeDs(
   deps: PaymentDeps,
   principal: Principal,
   ids: PaymentIds,
-  cres: string,
+  cresValue: string,
   facts: RequestFacts,
 ): Promise<Payment> {
   const ctx = await loadPaymentContext(deps, principal, ids);
-  const transactionId = cresTransactionId(cres);
+  const cres = parseCres(cresValue);
+  const transactionId = cres.threeDSServerTransID;
   if (settledWith(ctx.payment, threeDsCredentialKey(transactionId))) return ctx.payment; // the same cres again
   const waiting = ctx.payment.state === 'AWAIT_3DS' || (ctx.payment.state === 'PROCESSING' && ctx.payment.leaseFrom === 'AWAIT_3DS');
   if (!waiting) throw new PaymentStateConflictError(`The payment is ${ctx.payment.state}; 3DS can only complete a payment in AWAIT_3DS.`);
 
   const pending = await deps.payments.getPendingThreeDs(ids.orderRef, ids.paymentRef, deps.now());
-  if (pending && pending.transactionId !== transactionId) {
+  if (pending && (pending.transactionId !== transactionId || pending.acsTransactionId !== cres.acsTransID)) {
     throw new InvalidRequestError('The cres does not belong to this payment’s challenge.', { errors: [{ path: 'cres', message: 'Unknown transaction' }] });
   }
-  if (pending && !pending.result) throw new PaymentStateConflictError('The 3DS challenge has not been completed yet.');
-
   const masked = ctx.payment.paymentMethod;
   const credentialKey = threeDsCredentialKey(pending?.transactionId ?? transactionId);
   const fail = (code: string, reason: string) => failWithoutAuthorization(deps, ctx, { from: 'AWAIT_3DS', credentialKey }, { code, reason }, facts);
   const environment = ctx.merchant?.environment ?? 'production';
   if (!pending) return fail('THREE_DS_EXPIRED', 'The 3DS challenge expired').then(counted(() => recordThreeDsResult(environment, 'expired')));
-  if (pending.result!.transStatus !== 'Y') return fail('THREE_DS_FAILED', 'Cardholder authentication failed').then(counted(() => recordThreeDsResult(environment, 'failed')));
+
+  const server = deps.threeDsServers[pending.environment === 'sandbox' ? 'sandbox' : 'production'];
+  const verdict = await server.challengeResult({ transactionId, acsTransactionId: pending.acsTransactionId }, cres);
+  if (verdict.kind === 'pending') throw new PaymentStateConflictError('The 3DS challenge has not been completed yet.');
+  if (verdict.transStatus !== cres.transStatus) {
+    facts.logger.warn('the cres contradicts the 3DS server’s result', { paymentRef: ids.paymentRef, cres: cres.transStatus, result: verdict.transStatus });
+  }
+  if (verdict.transStatus !== 'Y' || cres.transStatus !== 'Y') {
+    return fail('THREE_DS_FAILED', 'Cardholder authentication failed').then(counted(() => recordThreeDsResult(environment, 'failed')));
+  }
   recordThreeDsResult(environment, 'authenticated');
 
   const plaintext = await decryptCheckoutJwe(pending.jwe, deps.keys);
@@ -58,7 +67,7 @@ export async function completeThreeDs(
       credential,
       credentialKey,
       brand,
-      eci: pending.result!.eci ?? authenticatedEci(brand),
+      eci: verdict.eci ?? authenticatedEci(brand),
       masked: masked ?? maskPaymentMethod(pending.source, brand, credential),
     },
     facts,

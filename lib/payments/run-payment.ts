@@ -10,6 +10,7 @@ import { retryAfter, settledOrConflict, takeLease, type LeaseClaim } from './lea
 import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
+import { THREE_DS_NOTIFICATION_PATH } from './three-ds-server.js';
 import { recordAuthorization, recordThreeDsStepUp } from '../metrics/payment-metrics.js';
 
 export { assertPayable, settledWith } from './lease.js';
@@ -115,11 +116,18 @@ export async function giveBack(deps: PaymentDeps, payment: Payment, write: () =>
 async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts) {
   const { payment } = ctx;
   const environment = ctx.merchant?.environment ?? 'production';
-  const challenge = await deps.threeDsServers[environment].startChallenge(facts.baseUrl, payment.orderRef, payment.paymentRef);
+  const { acsTransactionId, ...challenge } = await deps.threeDsServers[environment].startChallenge({
+    orderRef: payment.orderRef,
+    paymentRef: payment.paymentRef,
+    amount: payment.amount,
+    brand: attempt.brand,
+    notificationUrl: `${facts.baseUrl}${THREE_DS_NOTIFICATION_PATH}`,
+  });
   const sealed = await attempt.sealedForThreeDs!();
   await deps.payments.putPendingThreeDs(payment.orderRef, payment.paymentRef, {
     ...sealed,
     transactionId: challenge.transactionId,
+    acsTransactionId,
     environment,
     expiresAt: epochSeconds(deps.now()) + deps.settings.pendingThreeDsSeconds,
   });

@@ -37,9 +37,10 @@ export type FinalPatch = Partial<
 export interface PendingThreeDs {
   jwe: string;
   source: 'CLICK_TO_PAY' | 'DIRECT_WALLET';
+  /** threeDSServerTransID and the ACS's acsTransID: a cres must name both. */
   transactionId: string;
-  /** Set by the (sandbox) ACS once the challenge is answered: the RReq of 3DS 2. */
-  result?: { transStatus: 'Y' | 'N'; eci?: string; at: string };
+  acsTransactionId: string;
+  /** Which 3DS server started the challenge (the merchant's environment then). */
   environment: string;
   /** Epoch seconds; the TTL attribute. */
   expiresAt: number;
@@ -199,22 +200,6 @@ export class PaymentRepository {
     );
     if (!Item || Item.kind !== 'THREE_DS' || (Item.expiresAt as number) * 1000 <= now) return undefined;
     return stripItem<PendingThreeDs>(Item);
-  }
-
-  /** Records the ACS's answer once; ConditionFailed if already answered, expired or unknown. */
-  async recordChallengeResult(orderRef: string, paymentRef: string, transactionId: string, result: NonNullable<PendingThreeDs['result']>): Promise<void> {
-    await dynamo(() =>
-      this.client.send(
-        new UpdateCommand({
-          TableName: this.table,
-          Key: pendingKey(orderRef, paymentRef),
-          UpdateExpression: 'SET #result = :result',
-          ConditionExpression: 'transactionId = :tx AND attribute_not_exists(#result) AND expiresAt > :now',
-          ExpressionAttributeNames: { '#result': 'result' },
-          ExpressionAttributeValues: { ':result': result, ':tx': transactionId, ':now': Math.floor(Date.now() / 1000) },
-        }),
-      ),
-    );
   }
 
   async deletePendingThreeDs(orderRef: string, paymentRef: string): Promise<void> {

@@ -75,7 +75,7 @@ const TARGETS: Target[] = [
     name: '4.10 POST 3ds',
     load: () => import('../../functions/complete-3ds/handler.js'),
     request: (f) => ({ method: 'POST', ...paymentPath(f), path: `${paymentPath(f).path}/3ds` }),
-    valid: () => ({ cres: Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: 'tx' })).toString('base64url') }),
+    valid: () => ({ cres: Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: crypto.randomUUID(), acsTransID: crypto.randomUUID(), transStatus: 'Y' })).toString('base64url') }),
   },
   ...Object.entries(SRC_BODIES).map(([operation, valid]): Target => ({
     name: `sandbox SRC POST /${operation}`,

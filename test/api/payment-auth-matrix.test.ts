@@ -5,7 +5,7 @@ import type { World } from '../support/endpoints.js';
 import { seedWorld, uniqueRef } from '../support/seed.js';
 import { ALL_PERMISSIONS, badTokens, platformToken, tenantToken } from '../support/tokens.js';
 import { checkoutResponse } from '../support/checkout.js';
-import { authorizerCalls, completeThreeDs, pay, payDirectly } from '../support/payments.js';
+import { authorizerCalls, completeThreeDs, pay, payDirectly, strangerCres } from '../support/payments.js';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { invoke } from '../support/invoke.js';
 import type { InvokeResult } from '../support/invoke.js';
@@ -21,7 +21,7 @@ const directBody = {
   dynamicData: { dynamicDataValue: 'AgAAAAAABk4DWZ4C28yUQAAAAAA=' },
   eci: '05', // fully authenticated: no 3DS step-up under the default risk-based policy
 };
-const cres = Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: 'tx' })).toString('base64url');
+const cres = strangerCres();
 
 /** `sessionTokens`: SPEC §1 — a hosted-session token (the shopper's browser) may pay with 4.3 and finish 3DS, never 4.4. */
 const endpoints: { name: string; call: Call; passed: (r: InvokeResult) => boolean; sessionTokens: 'allowed' | 'refused' }[] = [

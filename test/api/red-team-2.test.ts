@@ -87,12 +87,12 @@ describe('sandbox ACS under a dependency failure', () => {
   // verification request is not valid", a DynamoDB outage included: the shopper was told
   // their challenge was bad, and nothing said "retry" (SPEC §2: 503 with Retry-After).
   it('RT2-5 (fixed): DynamoDB unavailable → 503 with Retry-After, not 400 "not valid"', async () => {
-    const { PaymentRepository } = await import('../../lib/repositories/payment-repository.js');
+    const { SandboxAcsRepository } = await import('../../lib/sandbox/sandbox-acs-repository.js');
     const { DependencyUnavailableError } = await import('../../lib/errors.js');
     const { handler: acs } = await import('../../functions/sandbox-acs/handler.js');
-    vi.spyOn(PaymentRepository.prototype, 'getPendingThreeDs').mockRejectedValue(new DependencyUnavailableError());
-    const creq = Buffer.from(JSON.stringify({ threeDSServerTransID: '8a880dc0-d2d2-4067-bcb1-b08d1690b26e', messageType: 'CReq', messageVersion: '2.2.0', orderRef: 'o', paymentRef: 'p' })).toString('base64url');
-    const shown = await invoke(acs as never, { method: 'GET', path: '/sandbox/3ds/challenge', query: { creq } });
+    vi.spyOn(SandboxAcsRepository.prototype, 'get').mockRejectedValue(new DependencyUnavailableError());
+    const creq = Buffer.from(JSON.stringify({ threeDSServerTransID: '8a880dc0-d2d2-4067-bcb1-b08d1690b26e', acsTransID: '0b6c7a52-3f0e-4b7e-9d51-2f6f3c1e9a10', messageType: 'CReq', messageVersion: '2.2.0', challengeWindowSize: '05' })).toString('base64url');
+    const shown = await invoke(acs as never, { method: 'POST', path: '/sandbox/3ds/challenge', body: new URLSearchParams({ creq }).toString(), contentType: 'application/x-www-form-urlencoded' });
     expect(shown.status).toBe(503);
     expect(shown.headers['Retry-After']).toBeDefined();
   });

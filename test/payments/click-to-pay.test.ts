@@ -9,7 +9,7 @@ import { invoke } from '../support/invoke.js';
 import { seedWorld, setTenant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
-import { answerChallenge, authorizerCalls, completeThreeDs, lookupCalls, pay } from '../support/payments.js';
+import { answerChallenge, authorizerCalls, completeThreeDs, cresFor, lookupCalls, pay, strangerCres } from '../support/payments.js';
 
 let token: string;
 const calls = authorizerCalls;
@@ -269,8 +269,8 @@ describe('3DS (SPEC 4.3 step 8, 4.10)', () => {
     expect(awaiting.body.authorization).toBeUndefined();
     expect(calls(world.paymentRef)).toBe(0);
 
-    const early = await completeThreeDs(world, token, Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: awaiting.body.threeDs.transactionId })).toString('base64url'));
-    expect(early.status).toBe(409); // not answered yet
+    const early = await completeThreeDs(world, token, cresFor(awaiting.body.threeDs, 'Y'));
+    expect(early.status).toBe(409); // the ACS has not answered yet: a forged "Y" changes nothing
 
     const { page, cres } = await answerChallenge(awaiting.body.threeDs, '1234');
     expect(page.status).toBe(200);
@@ -327,17 +327,24 @@ describe('3DS (SPEC 4.3 step 8, 4.10)', () => {
         ExpressionAttributeValues: { ':past': before - 1 },
       }),
     );
+    await documentClient.send(
+      new UpdateCommand({
+        TableName: process.env.ORDERS_TABLE,
+        Key: { pk: `SANDBOX_ACS#${awaiting.body.threeDs.transactionId}`, sk: 'TRANSACTION' },
+        UpdateExpression: 'SET expiresAt = :past',
+        ExpressionAttributeValues: { ':past': before - 1 },
+      }),
+    );
     const { page } = await answerChallenge(awaiting.body.threeDs, '1234');
     expect(page.status).toBe(404); // the ACS no longer knows the challenge
-    const cres = Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: awaiting.body.threeDs.transactionId })).toString('base64url');
-    const done = await completeThreeDs(world, token, cres);
+    const done = await completeThreeDs(world, token, cresFor(awaiting.body.threeDs, 'Y'));
     expect(done.body).toMatchObject({ state: 'FAILED', failure: { code: 'THREE_DS_EXPIRED' } });
     expect(calls(world.paymentRef)).toBe(0);
   });
 
   it('4.10 rejects a payment not in AWAIT_3DS, and a cres of another transaction', async () => {
     const world = await seedWorld();
-    const fakeCres = Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: 'x' })).toString('base64url');
+    const fakeCres = strangerCres();
     const notWaiting = await completeThreeDs(world, token, fakeCres);
     expect(notWaiting.status).toBe(409);
     await pay(world, token, await checkoutResponse({ card: 'visa-3ds' }));

@@ -30,18 +30,25 @@ export function completeThreeDs(w: Pick<World, 'outletId' | 'orderRef' | 'paymen
   return invoke(complete3ds, { method: 'POST', path: `${base(w)}/3ds`, pathParameters: params(w), token, body: { cres } });
 }
 
-/** Answers the sandbox ACS challenge the way the browser form does; returns the page's cres. */
-export async function answerChallenge(threeDs: { acsUrl: string; creq: string }, code: string): Promise<{ page: InvokeResult; cres: string | undefined }> {
-  const shown = await invoke(acs, { method: 'GET', path: '/sandbox/3ds/challenge', query: { creq: threeDs.creq } });
+/** A form POST to the sandbox ACS, as the page's hidden form and the challenge form send it. */
+export function postToAcs(fields: Record<string, string>, contentType = 'application/x-www-form-urlencoded') {
+  return invoke(acs, { method: 'POST', path: '/sandbox/3ds/challenge', body: new URLSearchParams(fields).toString(), contentType });
+}
+
+/** The hidden field `name` of an HTML form (values are HTML-escaped base64url: nothing to unescape). */
+export const formField = (html: string, name: string): string | undefined => new RegExp(`name="${name}" value="([^"]*)"`).exec(html)?.[1];
+
+/**
+ * Runs the sandbox ACS challenge as the browser does (EMV 3DS 2.2): the creq form-POSTed,
+ * then the code; returns the last page (the one that form-POSTs the cres to the notification
+ * URL) and its cres.
+ */
+export async function answerChallenge(threeDs: { acsUrl: string; creq: string }, code: string, threeDSSessionData?: string): Promise<{ page: InvokeResult; cres: string | undefined }> {
+  const session: Record<string, string> = threeDSSessionData === undefined ? {} : { threeDSSessionData };
+  const shown = await postToAcs({ creq: threeDs.creq, ...session });
   if (shown.status !== 200) return { page: shown, cres: undefined };
-  const page = await invoke(acs, {
-    method: 'POST',
-    path: '/sandbox/3ds/challenge',
-    body: new URLSearchParams({ creq: threeDs.creq, code }).toString(),
-    contentType: 'application/x-www-form-urlencoded',
-  });
-  const cres = /<pre[^>]*id="cres">([^<]+)<\/pre>/.exec(page.raw)?.[1];
-  return { page, cres };
+  const page = await postToAcs({ creq: threeDs.creq, ...session, code });
+  return { page, cres: formField(page.raw, 'cres') };
 }
 
 /** Every call the sandbox acquirer gets in this test file (it still answers as usual). */
@@ -58,3 +65,14 @@ const lookupSpy = vi.spyOn(authorizer, 'lookup');
 export function lookupCalls(paymentRef: string): number {
   return lookupSpy.mock.calls.filter(([key]) => key === paymentRef).length;
 }
+
+/** A well-formed CRes for the challenge `threeDs` started (from its creq), claiming `transStatus`: what a forger can make. */
+export function cresFor(threeDs: { creq: string }, transStatus = 'Y', overrides: Record<string, unknown> = {}): string {
+  const creq = JSON.parse(Buffer.from(threeDs.creq, 'base64url').toString('utf8')) as { threeDSServerTransID: string; acsTransID: string };
+  const message = { messageType: 'CRes', messageVersion: '2.2.0', threeDSServerTransID: creq.threeDSServerTransID, acsTransID: creq.acsTransID, challengeCompletionInd: 'Y', transStatus, ...overrides };
+  return Buffer.from(JSON.stringify(message)).toString('base64url');
+}
+
+/** A CRes of no challenge at all (well-formed, random ids). */
+export const strangerCres = (transStatus = 'Y'): string =>
+  Buffer.from(JSON.stringify({ messageType: 'CRes', messageVersion: '2.2.0', threeDSServerTransID: crypto.randomUUID(), acsTransID: crypto.randomUUID(), transStatus })).toString('base64url');

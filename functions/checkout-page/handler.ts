@@ -3,7 +3,9 @@ import { documentClient } from '../../lib/aws/clients.js';
 import { createCheckoutPageHandler } from '../../lib/checkout-page/page-handler.js';
 import { WebAssets } from '../../lib/checkout-page/web-assets.js';
 import { checkoutPageConfig } from '../../lib/config/checkout-page-config.js';
+import { sandboxConfig } from '../../lib/config/sandbox-config.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
+import { acsThreeDsOrigins } from '../../lib/checkout-page/security-headers.js';
 import { SessionRepository } from '../../lib/repositories/session-repository.js';
 
 /**
@@ -16,5 +18,6 @@ export const handler = createCheckoutPageHandler({
   sessions: new SessionRepository(documentClient, serviceConfig.SESSIONS_TABLE),
   assets: new WebAssets(resolve(process.cwd(), 'web', 'dist')),
   sdkUrls: checkoutPageConfig.CLICK_TO_PAY_SDK_URLS,
+  acsOrigins: acsThreeDsOrigins(sandboxConfig.SANDBOX_ACS_BASE_URL, checkoutPageConfig.THREE_DS_ACS_ORIGINS),
   now: Date.now,
 });

@@ -19,6 +19,7 @@ import { PERMISSIONS } from '../../lib/auth/principal.js';
 import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
 import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
 import { parseCommandLine } from './cli.js';
+import { startAcsOrigin, type AcsOrigin } from './acs-origin.js';
 
 parseCommandLine('npm start', `
 Usage: npm start          (PORT=3100 npm start, DATA_DIR=… npm start)
@@ -35,6 +36,7 @@ const baseUrl = process.env.PUBLIC_BASE_URL ?? `http://localhost:${port}`;
 let stack: LocalStack | undefined;
 let offline: ChildProcess | undefined;
 let schedule: LocalSchedule | undefined;
+let acsOrigin: AcsOrigin | undefined;
 let dynamoEngine: DynamoEngine = 'dynalite';
 let demoFile: Omit<DemoFile, 'local'> | undefined;
 
@@ -69,10 +71,13 @@ async function main(): Promise<void> {
     if (/lock/i.test(text)) fail(`the data directory ${dataDir} is in use by another process (another \`npm start\`?).`);
     throw error;
   }
+  // The sandbox ACS on an origin of its own (README "3DS challenge"), unless one is given.
+  if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startAcsOrigin(port);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...stack.env,
     PUBLIC_BASE_URL: baseUrl,
+    SANDBOX_ACS_BASE_URL: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
@@ -135,6 +140,7 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     `  Orders              ${baseUrl}/transactions/outlets/${demo.outletId}/orders`,
     `  Hosted checkout     ${demo.checkoutUrl}`,
     `  Payment link        ${demo.paymentLinkUrl}`,
+    `  Sandbox 3DS ACS     ${process.env.SANDBOX_ACS_BASE_URL} (another origin, as an issuer's ACS)`,
     '',
     `  demo tenant ${demo.tenantRef} · merchant ${demo.merchantRef} · outlet ${demo.outletId}`,
     `  ${`DynamoDB (${dynamoEngine})`.padEnd(26)} ${dynamodb.endpoint}   pid ${dynamodb.pid}`,
@@ -240,6 +246,7 @@ async function shutdown(code = 0): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
   await schedule?.stop();
+  await acsOrigin?.close();
   if (offline && offline.exitCode === null && offline.signalCode === null) {
     const exited = new Promise((resolve) => offline!.once('exit', resolve));
     offline.kill('SIGTERM');

@@ -12,8 +12,9 @@
  * - role: the IAM role of the function's access group (infra/serverless/iam.cjs)
  * - memory/timeout by access group; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
  * - optional variables of one access group only (a key URL belongs to the function that signs):
- *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS (checkoutPage) and
- *   PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle), each only when its param is set
+ *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS and THREE_DS_ACS_ORIGINS
+ *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle) and
+ *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), each only when its param is set
  * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group (which seals webhook signing secrets) and
  *   the webhookDelivery group (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
  * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
@@ -72,14 +73,16 @@ function triggerEvents(entry) {
 const FALLBACK = Object.freeze({ name: 'fallback', dir: 'fallback', access: 'public' });
 const SERVICE_DIR = path.join(__dirname, '..', '..');
 
+/** The sandbox ACS's base URL: for the functions that start challenges, and the page's CSP. */
+const SANDBOX_ACS = { sandboxAcsBaseUrl: 'SANDBOX_ACS_BASE_URL' };
 /** Optional variables given only to the functions of one access group: param → env var. */
 const GROUP_ENVIRONMENT = Object.freeze({
   sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
-  checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS' },
+  checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS', threeDsAcsOrigins: 'THREE_DS_ACS_ORIGINS', ...SANDBOX_ACS },
   // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts).
-  payments: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
+  payments: { productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
   // Network-assigned JWE key ids per payload key (README "Payload key rotation"): only 4.3 and 4.10 decrypt.
-  paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER' },
+  paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
   lifecycle: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
   // Mastercard confirmations (lib/config/network-confirmations-config.ts): all three or none.
   webhookDelivery: {

@@ -26,6 +26,8 @@ const URL_PARAMS = Object.freeze([
   'publicBaseUrl',
   'sandboxNetworkSigningJwksUrl',
   'clickToPaySdkUrls',
+  'sandboxAcsBaseUrl',
+  'threeDsAcsOrigins',
   'corsAllowedOrigins',
 ]);
 /** A host in the reserved `.invalid` TLD, e.g. https://auth.example.invalid/… (a trailing root dot too). */
@@ -87,6 +89,9 @@ async function serverlessStageGuardRails(helpers) {
   // The sandbox network's signing key only means something where the sandbox is deployed.
   if (!settings.sandbox && values.sandboxNetworkSigningJwksUrl) {
     throw new Error(`Stage "${settings.stage}": sandboxNetworkSigningJwksUrl is set but the sandbox is not deployed; add --param "sandbox=true" or drop it`);
+  }
+  if (!settings.sandbox && values.sandboxAcsBaseUrl) {
+    throw new Error(`Stage "${settings.stage}": sandboxAcsBaseUrl is set but the sandbox is not deployed; add --param "sandbox=true" or drop it`);
   }
   return settings;
 }

@@ -13,6 +13,8 @@ import type { WebAssets } from './web-assets.js';
 
 export interface CheckoutPageDeps extends BootstrapDeps {
   assets: WebAssets;
+  /** Origins of the 3DS ACSs the page may frame (security-headers.ts acsThreeDsOrigins). */
+  acsOrigins?: readonly string[];
 }
 
 /** A built file name: one path segment, no leading dot (so never `..`). */
@@ -28,7 +30,7 @@ const assetName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/);
  * page instead of a bare error, and nothing tells a prober which tokens ever existed.
  */
 export function createCheckoutPageHandler(deps: CheckoutPageDeps) {
-  const csp = contentSecurityPolicy(deps.sdkUrls);
+  const csp = contentSecurityPolicy(deps.sdkUrls, deps.acsOrigins);
   const handler = (route: string) =>
     middy<ApiEvent, ApiResponse, Error, ApiContext>()
       .use(requestContext({ route }))

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { blankAsUnset, namedUrlList, parseEnv } from './parse-env.js';
+import { blankAsUnset, commaList, namedUrlList, parseEnv, webUrl } from './parse-env.js';
 
 /**
  * A network SDK script the hosted page may load: https, or http on a loopback host (a fake
@@ -16,9 +16,18 @@ const sdkUrl = z
 /** `visa=https://…,mastercard=https://…` → { visa: 'https://…', mastercard: 'https://…' }. */
 const sdkUrlList = blankAsUnset(namedUrlList(sdkUrl).transform((list) => Object.fromEntries(list.map(({ name, url }) => [name, url])) as Record<string, string>));
 
+/**
+ * THREE_DS_ACS_ORIGINS: the issuers' ACS origins the page may frame and form-POST a creq to
+ * (EMV 3DS browser challenge), e.g. `https://acs.bank.example`; or `https:` alone, any https
+ * origin, which is what a production 3DS server needs (README "3DS challenge").
+ */
+const acsOrigin = z.union([z.literal('https:'), webUrl.refine((value) => new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port])').transform((value) => new URL(value).origin)]);
+const acsOriginList = blankAsUnset(commaList.pipe(z.array(acsOrigin).min(1)));
+
 /** Settings of the hosted checkout page (GET /checkout). */
 const schema = z.object({
   CLICK_TO_PAY_SDK_URLS: sdkUrlList,
+  THREE_DS_ACS_ORIGINS: acsOriginList,
 });
 
 export type CheckoutPageConfig = z.output<typeof schema>;

@@ -47,3 +47,16 @@ export const namedUrlList = (url: z.ZodType<string, string>) =>
       .min(1)
       .refine((list) => new Set(list.map((n) => n.name)).size === list.length, 'duplicate network name'),
   );
+
+/**
+ * A URL a browser is sent to or frames: https, or http on a loopback host (local stacks and
+ * tests). Anything else would let plain-http content run with the page's rights.
+ */
+export const webUrl = z
+  .string()
+  .trim()
+  .refine((value) => URL.canParse(value), 'must be a URL')
+  .refine((value) => {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+  }, 'must be an https: URL (http: only for a loopback host)');

@@ -38,7 +38,7 @@ export async function setup(): Promise<() => Promise<void>> {
 
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
   // A developer's shell may export real settings; the local stack must use its own.
-  for (const name of ['PAYLOAD_KEY_IDS', 'WEBHOOK_SECRETS_KEY_ID', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT', 'CLICK_TO_PAY_SDK_URLS', 'PRODUCTION_ACQUIRER', 'PAYLOAD_KEY_NETWORK_KIDS']) delete env[name];
+  for (const name of ['PAYLOAD_KEY_IDS', 'WEBHOOK_SECRETS_KEY_ID', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT', 'CLICK_TO_PAY_SDK_URLS', 'PRODUCTION_ACQUIRER', 'PAYLOAD_KEY_NETWORK_KIDS', 'SANDBOX_ACS_BASE_URL', 'THREE_DS_ACS_ORIGINS']) delete env[name];
   const fakesDir = join(dataDir, 'fake-networks');
   await mkdir(fakesDir, { recursive: true });
   fakes = await startFakeNetworks(fakesDir);

@@ -21,7 +21,7 @@ const sdkUrlList = blankAsUnset(namedUrlList(sdkUrl).transform((list) => Object.
  * (EMV 3DS browser challenge), e.g. `https://acs.bank.example`; or `https:` alone, any https
  * origin, which is what a production 3DS server needs (README "3DS challenge").
  */
-const acsOrigin = z.union([z.literal('https:'), webUrl.refine((value) => new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port])').transform((value) => new URL(value).origin)]);
+const acsOrigin = z.union([z.literal('https:'), webUrl.refine((value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port])').transform((value) => new URL(value).origin)]);
 const acsOriginList = blankAsUnset(commaList.pipe(z.array(acsOrigin).min(1)));
 
 /** Settings of the hosted checkout page (GET /checkout). */

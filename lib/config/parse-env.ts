@@ -55,8 +55,7 @@ export const namedUrlList = (url: z.ZodType<string, string>) =>
 export const webUrl = z
   .string()
   .trim()
-  .refine((value) => URL.canParse(value), 'must be a URL')
   .refine((value) => {
-    const url = new URL(value);
-    return url.protocol === 'https:' || (url.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
+    const url = URL.canParse(value) ? new URL(value) : undefined;
+    return url?.protocol === 'https:' || (url?.protocol === 'http:' && ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname));
   }, 'must be an https: URL (http: only for a loopback host)');

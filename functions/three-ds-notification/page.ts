@@ -5,7 +5,7 @@ export const NOTIFICATION_MESSAGE_TYPE = 'ctp-3ds-notification';
 
 function layout(title: string, body: string, script = '', nonce = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${escapeHtml(title)}</title></head><body style="font:16px/1.5 system-ui,sans-serif;padding:24px">${body}${script ? `<script nonce="${escapeHtml(nonce)}">${script}</script>` : ''}</body></html>`;
+<title>${escapeHtml(title)}</title></head><body>${body}${script ? `<script nonce="${escapeHtml(nonce)}">${script}</script>` : ''}</body></html>`;
 }
 
 /**

@@ -82,6 +82,10 @@ describe('which stages are production', () => {
     await expect(stage.serverlessStageGuardRails(helpers('dev', { sandboxNetworkSigningJwksUrl: 'https://keys.example.com/jwks' }))).rejects.toThrow(
       /sandboxNetworkSigningJwksUrl is set but the sandbox is not deployed/,
     );
+    await expect(stage.serverlessStageGuardRails(helpers('dev', { sandboxAcsBaseUrl: 'https://acs.sandbox.example.com' }))).rejects.toThrow(
+      /sandboxAcsBaseUrl is set but the sandbox is not deployed/,
+    );
+    expect(stage.placeholderParams({ sandboxAcsBaseUrl: 'https://acs.example.invalid', threeDsAcsOrigins: 'https://acs.bank.invalid' })).toEqual(['sandboxAcsBaseUrl', 'threeDsAcsOrigins']);
     await expect(stage.serverlessStageGuardRails(helpers('sandbox', { sandbox: 'true', ...PLACEHOLDERS }))).resolves.toEqual({ stage: 'sandbox', production: false, sandbox: true });
     await expect(stage.serverlessStageGuardRails(helpers('prod', PLACEHOLDERS))).rejects.toThrow(/authIssuer, authJwksUrl, networkJwksUrls/);
   });

@@ -239,6 +239,8 @@ export function buildOpenApi(): Record<string, unknown> {
 const BROWSER_PATHS = {
   '/checkout/3ds-notification': {
     post: {
+      operationId: 'threeDsNotification',
+      tags: ['Payments'],
       summary: '4.10 3DS notification URL (the ACS form-POSTs the final cres here, in the challenge frame)',
       description:
         'Public, no token. Answers a small HTML page that hands `cres` and `threeDSSessionData` to the checkout page that framed the challenge, by postMessage targeted at the service’s own origin; the page then calls 4.10. Nothing is read or changed here, and the cres proves nothing by itself. 400 (HTML) when a value is not base64url, 415 for another content type.',

@@ -18,6 +18,8 @@ export interface DemoFile {
     dynamodb: LocalProcess & { engine: string };
     kms: LocalProcess;
     api: { pid: number; port: number };
+    /** Where the sandbox ACS is served: another origin than the page, as a real ACS is. */
+    sandboxAcsBaseUrl: string;
   };
 }
 

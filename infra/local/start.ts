@@ -180,6 +180,8 @@ function demoFileNow(): DemoFile {
       dynamodb: { ...dynamodb, engine: dynamoEngine },
       kms,
       api: { pid: offline?.pid ?? 0, port },
+      // The sandbox ACS's own origin (README "3DS challenge"): the page's CSP frames it.
+      sandboxAcsBaseUrl: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
     },
   };
 }

@@ -7,6 +7,8 @@ import { parseDecryptedPayload, resolveEci } from '../checkout/payment-data.js';
 import { completedCheckout, type CheckoutRequestBody } from '../checkout/sdk-result.js';
 import type { Payment } from '../domain/payment.js';
 import {
+  CheckoutDecryptionFailedError,
+  CheckoutPayloadInvalidError,
   CheckoutResponseReplayedError,
   CheckoutSignatureInvalidError,
   ClickToPayNotEnabledError,
@@ -19,6 +21,7 @@ import { assertNotExpired } from './credential-expiry.js';
 import { checkoutCredentialKey } from './credential-key.js';
 import { assertPayable, runPayment, settledWith } from './run-payment.js';
 import { recordReplayRefused } from '../metrics/payment-metrics.js';
+import type { Refusal } from '../repositories/replay-repository.js';
 
 export interface PaymentIds {
   outletId: string;
@@ -61,11 +64,17 @@ export async function payWithClickToPay(
     throw new CheckoutResponseReplayedError();
   }
   if (settledWith(ctx.payment, checkoutCredentialKey(checkoutKey))) return ctx.payment; // the same checkout response again
+  if (claim.refused) throw refusedAgain(claim.refused); // its 422 again, without a Decrypt
 
-  const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
-  const credential = parseDecryptedPayload(plaintext); // step 6
-  assertNotExpired(credential, deps.now());
-  const eci = resolveEci(credential, verified.payload.assuranceData?.eci);
+  const { credential, eci } = await openPayload(deps, verified).catch(async (error: unknown) => {
+    const refusal = refusalOf(error);
+    if (refusal) {
+      await deps.replay.refuse(checkoutKey, ids.paymentRef, refusal).catch((writeError: unknown) => {
+        facts.logger.warn('checkout refusal not recorded; a repeat will decrypt again', { paymentRef: ids.paymentRef, error: writeError });
+      });
+    }
+    throw error;
+  });
 
   assertPayable(ctx.payment); // step 7
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
@@ -88,6 +97,29 @@ export async function payWithClickToPay(
     facts,
   );
 }
+
+/** Steps 5 and 6: decrypt (KMS), parse, check expiry and the ECI. */
+async function openPayload(deps: PaymentDeps, verified: VerifiedCheckout) {
+  const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
+  const credential = parseDecryptedPayload(plaintext); // step 6
+  assertNotExpired(credential, deps.now());
+  return { credential, eci: resolveEci(credential, verified.payload.assuranceData?.eci) };
+}
+
+/**
+ * A 422 of steps 5–6 is final for this checkout response: the same bytes never decrypt or
+ * parse otherwise. 503 and 500 are not (a retry must reach KMS again).
+ */
+function refusalOf(error: unknown): Refusal | undefined {
+  if (error instanceof CheckoutDecryptionFailedError) return { code: error.code, detail: error.message };
+  if (error instanceof CheckoutPayloadInvalidError) return { code: error.code, detail: error.message };
+  return undefined;
+}
+
+const refusedAgain = ({ code, detail }: Refusal) => {
+  const cause = new Error('the same checkout response was refused before for this payment');
+  return code === 'CHECKOUT_DECRYPTION_FAILED' ? new CheckoutDecryptionFailedError(undefined, { cause }) : new CheckoutPayloadInvalidError(detail || 'The payment data is invalid.', { cause });
+};
 
 /** The SRC ids a network confirmation quotes (lib/network/confirmation.ts); no card data. */
 function srcCheckoutOf(network: string, verified: VerifiedCheckout) {

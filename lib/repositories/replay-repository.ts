@@ -1,7 +1,18 @@
-import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { ConditionFailed, dynamo, epochSeconds } from './dynamo.js';
 
-export type ReplayClaim = { outcome: 'claimed' } | { outcome: 'held'; paymentRef: string };
+/**
+ * `refused`: this payment already took this checkout response to a 422 that no retry can change
+ * (steps 5–6: it does not decrypt, or its payload is invalid); its code, so the repeat is
+ * answered without another KMS Decrypt.
+ */
+export type ReplayClaim = { outcome: 'claimed'; refused?: Refusal } | { outcome: 'held'; paymentRef: string };
+export type RefusalCode = 'CHECKOUT_DECRYPTION_FAILED' | 'CHECKOUT_PAYLOAD_INVALID';
+/** The code and the client's detail text (fixed texts: never card data). */
+export interface Refusal {
+  code: RefusalCode;
+  detail: string;
+}
 
 /**
  * The replay guard of SPEC 4.3 step 4: one item per checkout response (hashed jti or
@@ -17,17 +28,24 @@ export class ReplayRepository {
 
   async claim(replayKey: string, paymentRef: string, now = Date.now()): Promise<ReplayClaim> {
     try {
-      await dynamo(() =>
+      const { Attributes } = await dynamo(() =>
         this.client.send(
-          new PutCommand({
+          new UpdateCommand({
             TableName: this.table,
-            Item: { pk: replayKey, paymentRef, expiresAt: epochSeconds(now) + this.ttlSeconds },
+            Key: { pk: replayKey },
+            UpdateExpression: 'SET paymentRef = :payment, expiresAt = :expiresAt',
             ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now OR paymentRef = :payment',
-            ExpressionAttributeValues: { ':now': epochSeconds(now), ':payment': paymentRef },
+            ExpressionAttributeValues: { ':now': epochSeconds(now), ':payment': paymentRef, ':expiresAt': epochSeconds(now) + this.ttlSeconds },
+            ReturnValues: 'ALL_OLD',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
+      const refused = Attributes?.refused as { paymentRef?: unknown; code?: unknown; detail?: unknown } | undefined;
+      // Only this payment's own refusal counts (an expired claim of another may leave one behind).
+      if (refused?.paymentRef === paymentRef && isRefusalCode(refused.code)) {
+        return { outcome: 'claimed', refused: { code: refused.code, detail: String(refused.detail ?? '') } };
+      }
       return { outcome: 'claimed' };
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
@@ -37,8 +55,25 @@ export class ReplayRepository {
     }
   }
 
+  /** Remembers that `paymentRef` took this checkout response to a final 422 (see ReplayClaim). */
+  async refuse(replayKey: string, paymentRef: string, { code, detail }: Refusal): Promise<void> {
+    await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: { pk: replayKey },
+          UpdateExpression: 'SET refused = :refused',
+          ConditionExpression: 'paymentRef = :payment',
+          ExpressionAttributeValues: { ':refused': { paymentRef, code, detail }, ':payment': paymentRef },
+        }),
+      ),
+    );
+  }
+
   private async read(replayKey: string): Promise<Record<string, unknown> | undefined> {
     const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: { pk: replayKey }, ConsistentRead: true })));
     return Item;
   }
 }
+
+const isRefusalCode = (code: unknown): code is RefusalCode => code === 'CHECKOUT_DECRYPTION_FAILED' || code === 'CHECKOUT_PAYLOAD_INVALID';

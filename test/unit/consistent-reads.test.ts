@@ -68,15 +68,15 @@ describe('a failed condition brings the item it saw (ALL_OLD) instead of a secon
     Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException', ...(item ? { Item: marshall(item) } : {}) });
 
   it('the replay claim names the holder without reading when the engine returned it', async () => {
-    const { client, sent } = recordingClient((s) => (s.command === 'PutCommand' ? conditionFailed({ pk: 'k', paymentRef: 'p-1' }) : {}));
+    const { client, sent } = recordingClient((s) => (s.command === 'UpdateCommand' ? conditionFailed({ pk: 'k', paymentRef: 'p-1' }) : {}));
     const claim = await new ReplayRepository(client, 'replay').claim('k', 'p-2');
     expect(claim).toEqual({ outcome: 'held', paymentRef: 'p-1' });
-    expect(sent.find((s) => s.command === 'PutCommand')!.input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
+    expect(sent.find((s) => s.command === 'UpdateCommand')!.input.ReturnValuesOnConditionCheckFailure).toBe('ALL_OLD');
     expect(reads(sent)).toHaveLength(0);
   });
 
   it('and falls back to a consistent read where the engine ignores the parameter (dynalite)', async () => {
-    const { client, sent } = recordingClient((s) => (s.command === 'PutCommand' ? conditionFailed() : { Item: { pk: 'k', paymentRef: 'p-1' } }));
+    const { client, sent } = recordingClient((s) => (s.command === 'UpdateCommand' ? conditionFailed() : { Item: { pk: 'k', paymentRef: 'p-1' } }));
     expect(await new ReplayRepository(client, 'replay').claim('k', 'p-2')).toEqual({ outcome: 'held', paymentRef: 'p-1' });
     expect(reads(sent).map((s) => s.input.ConsistentRead)).toEqual([true]);
   });

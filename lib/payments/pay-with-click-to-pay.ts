@@ -12,6 +12,7 @@ import {
   CheckoutResponseReplayedError,
   CheckoutSignatureInvalidError,
   ClickToPayNotEnabledError,
+  PaymentStateConflictError,
 } from '../errors.js';
 import { brandOf } from './brand.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
@@ -20,6 +21,7 @@ import { loadPaymentContext } from './payment-context.js';
 import { assertNotExpired } from './credential-expiry.js';
 import { checkoutCredentialKey } from './credential-key.js';
 import { assertPayable, runPayment, settledWith } from './run-payment.js';
+import { isSettled } from './lease.js';
 import { recordReplayRefused } from '../metrics/payment-metrics.js';
 import type { Refusal } from '../repositories/replay-repository.js';
 
@@ -64,19 +66,24 @@ export async function payWithClickToPay(
     throw new CheckoutResponseReplayedError();
   }
   if (settledWith(ctx.payment, checkoutCredentialKey(checkoutKey))) return ctx.payment; // the same checkout response again
-  if (claim.refused) throw refusedAgain(claim.refused); // its 422 again, without a Decrypt
+  if (claim.refused) throw refusedAgain(claim.refused); // its final answer again, without a Decrypt
 
-  const { credential, eci } = await openPayload(deps, verified).catch(async (error: unknown) => {
-    const refusal = refusalOf(error);
+  const refuse = async (error: unknown): Promise<never> => {
+    const refusal = refusalOf(error, ctx.payment);
     if (refusal) {
       await deps.replay.refuse(checkoutKey, ids.paymentRef, refusal).catch((writeError: unknown) => {
         facts.logger.warn('checkout refusal not recorded; a repeat will decrypt again', { paymentRef: ids.paymentRef, error: writeError });
       });
     }
     throw error;
-  });
+  };
+  const { credential, eci } = await openPayload(deps, verified).catch(refuse);
 
-  assertPayable(ctx.payment); // step 7
+  try {
+    assertPayable(ctx.payment); // step 7
+  } catch (error) {
+    await refuse(error);
+  }
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 
   const brand = brandOf(credential.number);
@@ -107,18 +114,22 @@ async function openPayload(deps: PaymentDeps, verified: VerifiedCheckout) {
 }
 
 /**
- * A 422 of steps 5–6 is final for this checkout response: the same bytes never decrypt or
- * parse otherwise. 503 and 500 are not (a retry must reach KMS again).
+ * Answers that are final for this checkout response and payment: a 422 of steps 5–6 (the same
+ * bytes never decrypt or parse otherwise) and a 409 for a payment already settled (a settled
+ * payment never becomes payable again). 503 and 500 are not (a retry must reach KMS again).
  */
-function refusalOf(error: unknown): Refusal | undefined {
+function refusalOf(error: unknown, payment: Payment): Refusal | undefined {
   if (error instanceof CheckoutDecryptionFailedError) return { code: error.code, detail: error.message };
   if (error instanceof CheckoutPayloadInvalidError) return { code: error.code, detail: error.message };
+  if (error instanceof PaymentStateConflictError && isSettled(payment)) return { code: error.code, detail: error.message };
   return undefined;
 }
 
 const refusedAgain = ({ code, detail }: Refusal) => {
   const cause = new Error('the same checkout response was refused before for this payment');
-  return code === 'CHECKOUT_DECRYPTION_FAILED' ? new CheckoutDecryptionFailedError(undefined, { cause }) : new CheckoutPayloadInvalidError(detail || 'The payment data is invalid.', { cause });
+  if (code === 'CHECKOUT_DECRYPTION_FAILED') return new CheckoutDecryptionFailedError(undefined, { cause });
+  if (code === 'PAYMENT_STATE_CONFLICT') return new PaymentStateConflictError(detail || 'The payment cannot be paid again.', { cause });
+  return new CheckoutPayloadInvalidError(detail || 'The payment data is invalid.', { cause });
 };
 
 /** The SRC ids a network confirmation quotes (lib/network/confirmation.ts); no card data. */

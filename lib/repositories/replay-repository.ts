@@ -2,12 +2,12 @@ import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk
 import { ConditionFailed, dynamo, epochSeconds } from './dynamo.js';
 
 /**
- * `refused`: this payment already took this checkout response to a 422 that no retry can change
- * (steps 5–6: it does not decrypt, or its payload is invalid); its code, so the repeat is
- * answered without another KMS Decrypt.
+ * `refused`: this payment already took this checkout response to an answer no retry can change
+ * (steps 5–6: it does not decrypt, or its payload is invalid; step 7: the payment was already
+ * settled, which is final); its code, so the repeat is answered without another KMS Decrypt.
  */
 export type ReplayClaim = { outcome: 'claimed'; refused?: Refusal } | { outcome: 'held'; paymentRef: string };
-export type RefusalCode = 'CHECKOUT_DECRYPTION_FAILED' | 'CHECKOUT_PAYLOAD_INVALID';
+export type RefusalCode = 'CHECKOUT_DECRYPTION_FAILED' | 'CHECKOUT_PAYLOAD_INVALID' | 'PAYMENT_STATE_CONFLICT';
 /** The code and the client's detail text (fixed texts: never card data). */
 export interface Refusal {
   code: RefusalCode;
@@ -55,7 +55,7 @@ export class ReplayRepository {
     }
   }
 
-  /** Remembers that `paymentRef` took this checkout response to a final 422 (see ReplayClaim). */
+  /** Remembers that `paymentRef` took this checkout response to a final refusal (see ReplayClaim). */
   async refuse(replayKey: string, paymentRef: string, { code, detail }: Refusal): Promise<void> {
     await dynamo(() =>
       this.client.send(
@@ -76,4 +76,5 @@ export class ReplayRepository {
   }
 }
 
-const isRefusalCode = (code: unknown): code is RefusalCode => code === 'CHECKOUT_DECRYPTION_FAILED' || code === 'CHECKOUT_PAYLOAD_INVALID';
+const REFUSAL_CODES: readonly unknown[] = ['CHECKOUT_DECRYPTION_FAILED', 'CHECKOUT_PAYLOAD_INVALID', 'PAYMENT_STATE_CONFLICT'] satisfies RefusalCode[];
+const isRefusalCode = (code: unknown): code is RefusalCode => REFUSAL_CODES.includes(code);

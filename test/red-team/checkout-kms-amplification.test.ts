@@ -60,4 +60,17 @@ describe('key trial amplification', () => {
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);
     expect(retried.body.state).toBe('AUTHORISED');
   });
+
+  it('another checkout response for a payment that is already settled: its repeats are 409 without another Decrypt', async () => {
+    const world = await seedWorld();
+    expect((await pay(world, token, await checkoutResponse())).body.state).toBe('AUTHORISED');
+    const other = await checkoutResponse();
+    const count = decrypts();
+    const first = await pay(world, token, other);
+    expect(first.status).toBe(409);
+    expect(first.body.code).toBe('PAYMENT_STATE_CONFLICT');
+    const afterFirst = count();
+    for (let i = 0; i < 5; i += 1) expect((await pay(world, token, other)).body.code).toBe('PAYMENT_STATE_CONFLICT');
+    expect(count()).toBe(afterFirst);
+  });
 });

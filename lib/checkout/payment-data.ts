@@ -6,6 +6,7 @@
  */
 import * as z from 'zod';
 import { CheckoutPayloadInvalidError } from '../errors.js';
+import { leastAuthenticatedEci } from '../payments/three-ds-policy.js';
 import { dynamicDataSchema, ECI, pickCryptogram, type DynamicDataType } from './dynamic-data.js';
 
 export { DYNAMIC_DATA_TYPES, type DynamicDataType } from './dynamic-data.js';
@@ -124,15 +125,17 @@ function accountOf({ token, card }: PaymentData): Account {
 }
 
 /**
- * SPEC §4.3 step 6: the ECI from the payment data (dynamic data, then top level) wins over
- * the signed `assuranceData.eci`. A malformed assurance ECI is rejected, not ignored: a
- * wrong ECI would steer the 3DS decision.
+ * SPEC §4.3 step 6: the ECI from the payment data (dynamic data, then top level) or the signed
+ * `assuranceData.eci`. When both are there and disagree, the one that proves less for the
+ * card's `brand` (three-ds-policy.ts): a favourable value in one place must not skip the
+ * step-up the other calls for (e.g. Mastercard's 06 after the five-minute window). A malformed
+ * assurance ECI is rejected, not ignored: a wrong ECI would steer the 3DS decision.
  */
-export function resolveEci(credential: PaymentCredential, assuranceEci?: string): string | undefined {
-  if (credential.eci !== undefined) return credential.eci;
-  if (assuranceEci === undefined) return undefined;
-  if (!ECI.test(assuranceEci)) throw invalid('assuranceData.eci is not two digits');
-  return assuranceEci;
+export function resolveEci(credential: PaymentCredential, assuranceEci: string | undefined, brand: string): string | undefined {
+  if (assuranceEci !== undefined && !ECI.test(assuranceEci)) throw invalid('assuranceData.eci is not two digits');
+  if (credential.eci === undefined) return assuranceEci;
+  if (assuranceEci === undefined) return credential.eci;
+  return leastAuthenticatedEci(brand, credential.eci, assuranceEci);
 }
 
 /** What may be stored and shown (SPEC §3): never the number itself. */

@@ -110,7 +110,7 @@ async function openPayload(deps: PaymentDeps, verified: VerifiedCheckout) {
   const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
   const credential = parseDecryptedPayload(plaintext); // step 6
   assertNotExpired(credential, deps.now());
-  return { credential, eci: resolveEci(credential, verified.payload.assuranceData?.eci) };
+  return { credential, eci: resolveEci(credential, verified.payload.assuranceData?.eci, brandOf(credential.number)) };
 }
 
 /**

@@ -36,6 +36,22 @@ export function eciMeaning(brand: string, eci: string | undefined): EciMeaning |
   return Object.hasOwn(table, eci) ? table[eci] : undefined;
 }
 
+const STRENGTH: Readonly<Record<EciMeaning, number>> = { authenticated: 3, attempted: 2, 'not-authenticated': 1 };
+
+/**
+ * Of two ECIs the network sent for one checkout (payment data and assuranceData, SPEC 4.3 step
+ * 6), the one that proves less: when they disagree, the favourable one must not skip the
+ * step-up (a value that is no ECI of the brand proves nothing, so it is the weakest). Equal
+ * strength: `preferred`.
+ */
+export function leastAuthenticatedEci(brand: string, preferred: string, other: string): string {
+  const strength = (eci: string) => {
+    const meaning = eciMeaning(brand, eci);
+    return meaning === undefined ? 0 : STRENGTH[meaning];
+  };
+  return strength(other) < strength(preferred) ? other : preferred;
+}
+
 /**
  * SPEC 4.3 step 8. `risk-based` steps up when the ECI says not authenticated, is missing, or
  * is no ECI of the brand (an unknown value proves nothing); `always` unless fully authenticated.

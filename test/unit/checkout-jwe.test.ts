@@ -80,7 +80,7 @@ describe('decryptCheckoutJwe with the real vectors', () => {
       eci: decryptedPayload.eci,
       paymentAccountReference: decryptedPayload.paymentAccountReference,
     });
-    expect(resolveEci(credential, verified.payload.assuranceData?.eci)).toBe(decryptedPayload.eci);
+    expect(resolveEci(credential, verified.payload.assuranceData?.eci, 'VISA')).toBe(decryptedPayload.eci);
     expect(maskedView(credential)).toEqual({ lastFour: '3478', expiry: '2029-12' });
   });
 });

@@ -59,7 +59,7 @@ async function run(sdkResult: unknown, vault: PayloadKeyVault) {
     return (await importJWK(networkJwk, alg)) as CryptoKey;
   }, { maxAgeSeconds: 900, now: fixtureNow });
   const credential = parseDecryptedPayload(await decryptCheckoutJwe(verified.payload.encryptedPayload, vault));
-  return { request, verified, credential, eci: resolveEci(credential, verified.payload.assuranceData?.eci) };
+  return { request, verified, credential, eci: resolveEci(credential, verified.payload.assuranceData?.eci, brandOf(credential.number)) };
 }
 
 describe('network checkout fixtures, every shape (local KMS, registered network kids)', () => {

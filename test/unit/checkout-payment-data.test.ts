@@ -1,3 +1,4 @@
+import { needsStepUp } from '../../lib/payments/three-ds-policy.js';
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair } from 'jose';
 import * as z from 'zod';
@@ -121,12 +122,26 @@ describe('resolveEci and maskedView', () => {
     cryptogram: 'x',
   };
 
-  it('prefers the payment data ECI, then assuranceData.eci, and validates two digits', () => {
-    expect(resolveEci({ ...credential, eci: '05' }, '07')).toBe('05');
-    expect(resolveEci(credential, '07')).toBe('07');
-    expect(resolveEci(credential)).toBeUndefined();
-    payloadInvalid(() => resolveEci(credential, '7'));
+  it('takes the payment data ECI or assuranceData.eci, and validates two digits', () => {
+    expect(resolveEci({ ...credential, eci: '05' }, '05', 'VISA')).toBe('05');
+    expect(resolveEci({ ...credential, eci: '06' }, undefined, 'VISA')).toBe('06');
+    expect(resolveEci(credential, '07', 'VISA')).toBe('07');
+    expect(resolveEci(credential, undefined, 'VISA')).toBeUndefined();
+    payloadInvalid(() => resolveEci(credential, '7', 'VISA'));
+    payloadInvalid(() => resolveEci({ ...credential, eci: '05' }, '7', 'VISA'));
     payloadInvalid(() => parsePaymentData({ ...base, eci: '5' }));
+  });
+
+  it('when the two disagree, the one that proves less for the brand (a favourable one never skips the step-up)', () => {
+    expect(resolveEci({ ...credential, eci: '05' }, '07', 'VISA')).toBe('07');
+    expect(resolveEci({ ...credential, eci: '07' }, '05', 'VISA')).toBe('07');
+    expect(resolveEci({ ...credential, eci: '05' }, '06', 'VISA')).toBe('06'); // attempted < authenticated
+    // Mastercard's 06 (payload fetched after the five-minute window) in assuranceData only.
+    expect(resolveEci({ ...credential, eci: '02' }, '06', 'MASTERCARD')).toBe('06');
+    expect(needsStepUp('risk-based', resolveEci({ ...credential, eci: '02' }, '06', 'MASTERCARD'), 'MASTERCARD')).toBe(true);
+    // A Visa ECI on a Mastercard card means nothing there: it is the weakest.
+    expect(resolveEci({ ...credential, eci: '02' }, '05', 'MASTERCARD')).toBe('05');
+    expect(needsStepUp('risk-based', '05', 'MASTERCARD')).toBe(true);
   });
 
   it('keeps only the last four digits and the expiry', () => {
@@ -166,7 +181,7 @@ describe('no failure leaks card data or key material', () => {
       () => parsePaymentData({ ...base, card: { primaryAccountNumber: TOKEN, panExpirationMonth: '1', panExpirationYear: 29 } }),
       () => parsePaymentData({ card: { primaryAccountNumber: `${TOKEN.slice(0, -1)}9`, panExpirationMonth: 1, panExpirationYear: 29 } }),
       () => parseDecryptedPayload(encode(`{"token":{"paymentToken":"${TOKEN}"`)),
-      () => resolveEci({ kind: 'token', number: TOKEN, expiryMonth: '12', expiryYear: '2029', cryptogram }, cryptogram),
+      () => resolveEci({ kind: 'token', number: TOKEN, expiryMonth: '12', expiryYear: '2029', cryptogram }, cryptogram, 'VISA'),
     ];
     for (const run of runs) {
       const text = allErrorText(await failure(run));

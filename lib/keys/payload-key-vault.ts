@@ -88,8 +88,10 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
   /** Unknown kid: each key in order; a KMS fault is never "try the next" (503 stays 503). */
   private async trial(keys: PayloadPublicKey[], kid: string, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array) {
     const networkKid = kid.slice(0, LOGGED_KID_LENGTH);
+    const asked = new Set<string>(); // one KMS key listed twice (alias and ARN, say) is asked once
     for (const key of keys) {
-      if (encryptedKey.length !== modulusLength(key)) continue;
+      if (encryptedKey.length !== modulusLength(key) || asked.has(key.kmsKeyArn)) continue;
+      asked.add(key.kmsKeyArn);
       let cek: Uint8Array;
       try {
         cek = await this.decrypt(key, alg, encryptedKey);

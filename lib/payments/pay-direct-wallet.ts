@@ -3,7 +3,7 @@ import { toCredential, type PaymentData } from '../checkout/payment-data.js';
 import type { Amount } from '../domain/order.js';
 import { isOn } from '../domain/payment-methods.js';
 import type { Payment } from '../domain/payment.js';
-import { AmountMismatchError, ClickToPayNotEnabledError, DirectWalletNotEnabledError } from '../errors.js';
+import { AmountMismatchError, CheckoutPayloadInvalidError, ClickToPayNotEnabledError, DirectWalletNotEnabledError } from '../errors.js';
 import { brandOf } from './brand.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
@@ -35,12 +35,12 @@ export async function payWithDirectWallet(
   }
   const credential = toCredential(body); // the schema already ran in the HTTP layer
   assertNotExpired(credential, deps.now());
+  const brand = brandOfDeclared(body.brand, credential.number);
   const credentialKey = directWalletCredentialKey(ids.paymentRef, credential);
   if (settledWith(ctx.payment, credentialKey)) return ctx.payment; // the same request again
   assertPayable(ctx.payment);
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 
-  const brand = body.brand ?? brandOf(credential.number);
   return runPayment(
     deps,
     ctx,
@@ -55,4 +55,19 @@ export async function payWithDirectWallet(
     },
     facts,
   );
+}
+
+/**
+ * The declared brand, if the number does not contradict it: the brand picks the ECI table of
+ * the 3DS decision and the ECI a challenge yields, so a Visa label on a Mastercard number
+ * would read Mastercard's 06 (not authenticated) as Visa's "attempted". A number of no known
+ * range (brand.ts) takes the declared brand.
+ */
+function brandOfDeclared(declared: string | undefined, number: string): string {
+  const numbered = brandOf(number);
+  if (declared === undefined || numbered === 'UNKNOWN') return declared ?? numbered;
+  if (declared !== numbered) {
+    throw new CheckoutPayloadInvalidError('The brand does not match the card number.', { cause: new Error(`declared ${declared}, number is ${numbered}`) });
+  }
+  return declared;
 }

@@ -1,4 +1,5 @@
 import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
+import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { retryPayment } from '../../lib/services/payment-retry.js';
@@ -19,6 +20,6 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, principal }) => ({
     status: 201,
-    body: await retryPayment({ config: configRepository, orders: orderRepository }, principal, params.outletId, params.orderRef),
+    body: await retryPayment({ config: configRepository, orders: orderRepository, links: paymentLinkRepository }, principal, params.outletId, params.orderRef),
   }),
 );

@@ -11,6 +11,7 @@ import { SandboxThreeDsServer } from '../sandbox/sandbox-three-ds.js';
 import { PaymentRepository } from '../repositories/payment-repository.js';
 import { ReplayRepository } from '../repositories/replay-repository.js';
 import { configRepository, orderRepository } from './core.js';
+import { paymentLinkRepository } from './payment-links.js';
 import { CachedStanding } from '../services/standing-cache.js';
 import { payloadKeyVault } from './keys.js';
 
@@ -42,6 +43,7 @@ export const paymentDeps: PaymentDeps = {
   standing: new CachedStanding(configRepository, paymentConfig.CONFIG_CACHE_SECONDS * 1000),
   orders: orderRepository,
   payments: paymentRepository,
+  links: paymentLinkRepository,
   replay: new ReplayRepository(documentClient, serviceConfig.REPLAY_TABLE),
   keys: payloadKeyVault,
   networks: networkKeyRing,

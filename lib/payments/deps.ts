@@ -9,6 +9,7 @@ import type { NetworkKeyRing } from '../checkout/network-keys.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from './authorizer.js';
 import type { ThreeDsServer } from './three-ds-server.js';
+import type { LinkReader } from '../services/link-cancellation.js';
 
 /** Everything the payment use cases need, passed in (ports and adapters). */
 export interface PaymentDeps {
@@ -17,6 +18,8 @@ export interface PaymentDeps {
   standing: StandingSource;
   orders: OrderRepository;
   payments: PaymentRepository;
+  /** The payment link an order belongs to: a cancelled link's order is not paid (link-cancellation.ts). */
+  links: LinkReader;
   replay: ReplayRepository;
   keys: PayloadKeyVault;
   networks: NetworkKeyRing;

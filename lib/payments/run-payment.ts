@@ -10,6 +10,7 @@ import { retryAfter, settledOrConflict, takeLease, type LeaseClaim } from './lea
 import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
+import { assertLinkNotCancelled } from '../services/link-cancellation.js';
 import { THREE_DS_NOTIFICATION_PATH } from './three-ds-server.js';
 import { recordAuthorization, recordThreeDsStepUp } from '../metrics/payment-metrics.js';
 
@@ -57,6 +58,11 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
   }
   if (lease.kind === 'settled') return lease.payment;
   if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, attempt.credentialKey, deps.now());
+  // After the lease, so a cancel that crosses this payment sees it or is seen (a takeover continues an attempt that passed).
+  if (!lease.taken.takeover) {
+    const { leaseId } = lease;
+    await assertLinkNotCancelled(deps.links, ctx.order).catch((error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from), error, facts));
+  }
   return holdAndPay(deps, ctx, attempt, acquirer, lease.leaseId, lease.taken, facts);
 }
 

@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PaymentLink } from '../domain/payment-link.js';
-import { dynamo } from './dynamo.js';
+import { ConditionFailed, dynamo } from './dynamo.js';
 import { stripItem } from './order-repository.js';
 
 const linkKey = (linkRef: string) => ({ pk: `LINK#${linkRef}`, sk: 'LINK' });
@@ -63,5 +63,22 @@ export class PaymentLinkRepository {
       ),
     );
     return stripItem<PaymentLink>(Attributes!);
+  }
+
+  /** Takes back the cancel written at `at` (a payment had started meanwhile). Only that cancel: a no-op otherwise. */
+  async undoCancel(linkRef: string, at: string): Promise<void> {
+    await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: linkKey(linkRef),
+          UpdateExpression: 'REMOVE cancelledAt',
+          ConditionExpression: 'cancelledAt = :at',
+          ExpressionAttributeValues: { ':at': at },
+        }),
+      ),
+    ).catch((error: unknown) => {
+      if (!(error instanceof ConditionFailed)) throw error;
+    });
   }
 }

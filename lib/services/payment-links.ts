@@ -10,6 +10,7 @@ import { ConditionFailed } from '../repositories/dynamo.js';
 import type { OrderRepository } from '../repositories/order-repository.js';
 import type { PaymentLinkRepository } from '../repositories/payment-link-repository.js';
 import { loadStanding } from './enablement.js';
+import { paymentUnderWay } from './link-cancellation.js';
 import { outletInScope } from './outlets.js';
 
 export interface PaymentLinkDeps {
@@ -66,17 +67,37 @@ export async function readPaymentLink(deps: PaymentLinkDeps, principal: Principa
   return toLinkView(link, await currentState(deps, link), baseUrl);
 }
 
-/** 4.14 cancel: only from ACTIVE (409 otherwise); one conditional write, so a race cancels once. */
+/**
+ * 4.14 cancel: only from ACTIVE (409 otherwise); one conditional write, so a race cancels once.
+ * Not while a payment of the link's order is in flight (409): the acquirer may be answering.
+ * That is checked again after the write, since a payment may have taken its lease in
+ * between; then the cancel is undone (the payment checks the link after its lease, so one of the
+ * two always sees the other: link-cancellation.ts).
+ */
 export async function cancelPaymentLink(deps: PaymentLinkDeps, principal: Principal, outletId: string, linkRef: string, baseUrl: string): Promise<PaymentLinkView> {
   const link = await linkInScope(deps, principal, outletId, linkRef);
   if ((await currentState(deps, link)) !== 'ACTIVE') throw new PaymentStateConflictError('Only an active payment link can be cancelled.');
+  if (await paymentOfLinkUnderWay(deps, link.orderRef)) throw new PaymentStateConflictError(UNDER_WAY);
+  const at = new Date(deps.now()).toISOString();
+  let cancelled: PaymentLink;
   try {
-    const cancelled = await deps.links.cancel(linkRef, new Date(deps.now()).toISOString());
-    return toLinkView(cancelled, 'CANCELLED', baseUrl);
+    cancelled = await deps.links.cancel(linkRef, at);
   } catch (error) {
     if (error instanceof ConditionFailed) throw new PaymentStateConflictError('Only an active payment link can be cancelled.', { cause: error });
     throw error;
   }
+  if (await paymentOfLinkUnderWay(deps, cancelled.orderRef)) {
+    await deps.links.undoCancel(linkRef, at);
+    throw new PaymentStateConflictError(UNDER_WAY);
+  }
+  return toLinkView(cancelled, 'CANCELLED', baseUrl);
+}
+
+const UNDER_WAY = 'A payment of this link is under way; it cannot be cancelled now.';
+
+async function paymentOfLinkUnderWay(deps: Pick<PaymentLinkDeps, 'orders'>, orderRef: string | undefined): Promise<boolean> {
+  if (!orderRef) return false;
+  return paymentUnderWay((await deps.orders.get(orderRef))?.payments ?? []);
 }
 
 /** Another tenant's (or outlet's) link answers 404, exactly like one that does not exist. */

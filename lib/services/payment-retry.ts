@@ -6,18 +6,21 @@ import { PaymentStateConflictError } from '../errors.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { ConditionFailed, nowIso } from '../repositories/dynamo.js';
 import type { OrderRepository } from '../repositories/order-repository.js';
+import { assertLinkNotCancelled, type LinkReader } from './link-cancellation.js';
 import { orderInScope } from './order-scope.js';
 import { orderView } from './orders.js';
 
 export interface PaymentRetryDeps {
   config: ConfigRepository;
   orders: OrderRepository;
+  links: LinkReader;
 }
 
 /**
  * POST …/orders/{orderRef}/payments: a new STARTED payment on an order whose payments all
  * failed, the latest with a retryable code (lib/domain/payment-retry.ts), so the shopper can
- * try another card. 409 PAYMENT_STATE_CONFLICT otherwise, and for the loser of two concurrent
+ * try another card. 409 PAYMENT_STATE_CONFLICT otherwise (also once the order's payment link was
+ * cancelled), and for the loser of two concurrent
  * retries (both derive the same paymentRef; the put is conditional). Answers the order, the
  * new payment last; the order's state follows it (STARTED again).
  */
@@ -25,6 +28,7 @@ export async function retryPayment(deps: PaymentRetryDeps, principal: Principal,
   const { order, payments } = await orderInScope(deps, principal, outletId, orderRef);
   const refusal = retryRefusal(payments);
   if (refusal) throw new PaymentStateConflictError(refusal);
+  await assertLinkNotCancelled(deps.links, order);
   const previous = inAttemptOrder(payments).at(-1)!;
   const createdAt = nowIso();
   const payment: Payment = {

@@ -1,6 +1,6 @@
 import type { PaymentCredential } from '../checkout/payment-data.js';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
-import { AuthorizationUnavailableError } from '../errors.js';
+import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
 import { epochSeconds } from '../repositories/dynamo.js';
 import type { LeaseOrigin, LeaseTaken, PendingThreeDs } from '../repositories/payment-repository.js';
 import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from './authorizer.js';
@@ -58,11 +58,6 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
   }
   if (lease.kind === 'settled') return lease.payment;
   if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, attempt.credentialKey, deps.now());
-  // After the lease, so a cancel that crosses this payment sees it or is seen (a takeover continues an attempt that passed).
-  if (!lease.taken.takeover) {
-    const { leaseId } = lease;
-    await assertLinkNotCancelled(deps.links, ctx.order).catch((error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from), error, facts));
-  }
   return holdAndPay(deps, ctx, attempt, acquirer, lease.leaseId, lease.taken, facts);
 }
 
@@ -71,6 +66,14 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from), error, facts);
   const park = (until: number, error: unknown) => giveBack(deps, payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
   const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts);
+
+  // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
+  // cancel crossing this payment sees it or is seen, and by every holder, takeovers included: no
+  // attempt on a cancelled link ever reached the acquirer, so the lease may be given back. Only a
+  // failed read keeps a takeover's lease parked (its earlier attempt may still land).
+  await assertLinkNotCancelled(deps.links, order).catch((error: unknown) =>
+    taken.takeover && !(error instanceof PaymentStateConflictError) ? park(taken.parkedUntil ?? deps.now(), error) : release(error),
+  );
 
   if (taken.takeover) {
     const parkedUntil = taken.parkedUntil ?? deps.now();

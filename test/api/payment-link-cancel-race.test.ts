@@ -94,6 +94,19 @@ describe('a cancelled link takes no money', () => {
     expect(await paymentState(ids)).toBe('STARTED');
     expect((await readPaymentLink(m.outletId, linkRef, token)).body.state).toBe('CANCELLED');
   });
+
+  it('also when the lease reads as a takeover (its write landed, the answer was lost, the SDK retried): refused, the lease given back', async () => {
+    const { linkRef, session, ids } = await openedLink();
+    const acquire = paymentRepository.acquireLease.bind(paymentRepository);
+    vi.spyOn(paymentRepository, 'acquireLease').mockImplementationOnce(async (payment, lease) => {
+      expect((await cancelPaymentLink(m.outletId, linkRef, token)).status).toBe(200);
+      await acquire(payment, lease);
+      return { takeover: true };
+    });
+    const paid = await pay(ids, session.token, await checkoutResponse());
+    expect(paid.status).toBe(409);
+    expect(await paymentState(ids)).toBe('STARTED');
+  });
 });
 
 describe('no cancel while a payment is under way', () => {

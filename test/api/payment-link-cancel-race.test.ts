@@ -109,6 +109,24 @@ describe('a cancelled link takes no money', () => {
   });
 });
 
+describe('opens, payments and a cancel at the same moment', () => {
+  it('once the cancel answered 200, no session an open handed out, before or alongside it, pays, and the link stays CANCELLED', async () => {
+    const created = await createPaymentLink(m.outletId, token, linkBody());
+    const linkRef = created.body.linkRef as string;
+    const first = await sessionOf(await openPaymentLink(linkRef)); // a shopper already on the page
+    const [cancelled, ...opens] = await Promise.all([cancelPaymentLink(m.outletId, linkRef, token), ...Array.from({ length: 6 }, () => openPaymentLink(linkRef))]);
+    expect(cancelled.status).toBe(200);
+    const sessions = [first, ...(await Promise.all(opens.filter((open) => open.status === 303).map(sessionOf)))];
+    for (const session of sessions) {
+      const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
+      const paid = await pay({ outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef }, session.token, await checkoutResponse());
+      expect(paid.status).toBe(409);
+    }
+    expect(opens.every((open) => open.status === 303 || open.status === 410)).toBe(true);
+    expect((await readPaymentLink(m.outletId, linkRef, token)).body.state).toBe('CANCELLED');
+  });
+});
+
 describe('no cancel while a payment is under way', () => {
   it('a payment waiting for 3DS does not hold the cancel: 200, and completing 3DS afterwards is refused (409), nothing authorised', async () => {
     const { linkRef, session, ids } = await openedLink();

@@ -15,6 +15,7 @@ export interface PreparedPayment {
 /** Orders, hosted sessions and checkout responses made before the clock starts. */
 export async function preparePayments(count: number, dataDir: string, amountValue = 1000): Promise<PreparedPayment[]> {
   const { configRepository, orderRepository, sessionRepository } = await import('../lib/composition/core.js');
+  const { paymentLinkRepository } = await import('../lib/composition/payment-links.js');
   const { payloadKeyVault } = await import('../lib/composition/keys.js');
   const { upsertPaymentMethods } = await import('../lib/services/payment-methods.js');
   const { onboardMerchant } = await import('../lib/services/merchant-config.js');
@@ -38,7 +39,7 @@ export async function preparePayments(count: number, dataDir: string, amountValu
       action: 'AUTH',
       amount: { currencyCode: 'AED', value: amountValue },
     });
-    const session = await createHostedSession({ orders: orderRepository, config: configRepository, sessions: sessionRepository, ttlSeconds: 3600 }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
+    const session = await createHostedSession({ orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: 3600 }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
     const checkoutResponse = await buildSandboxCheckoutResponse({ card: sandboxCard('visa-classic'), signingKey, recipientKey, scheme: 'visa' });
     prepared.push({
       outletId: 'bench-outlet',

@@ -23,6 +23,7 @@ export interface DemoWorld {
 
 export async function seedDemo(): Promise<DemoWorld> {
   const { configRepository, orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
+  const { paymentLinkRepository } = await import('../../lib/composition/payment-links.js');
   const { payloadKeyVault } = await import('../../lib/composition/keys.js');
   const { upsertPaymentMethods } = await import('../../lib/services/payment-methods.js');
   const { onboardMerchant } = await import('../../lib/services/merchant-config.js');
@@ -56,7 +57,7 @@ export async function seedDemo(): Promise<DemoWorld> {
   });
   const baseUrl = serviceConfig.PUBLIC_BASE_URL ?? 'http://localhost:3000';
   const session = await createHostedSession(
-    { orders: orderRepository, config: configRepository, sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
+    { orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
     seeder,
     DEMO.outletId,
     order.orderRef,

@@ -9,6 +9,7 @@ import type { ConfigRepository } from '../repositories/config-repository.js';
 import { epochSeconds, nowIso } from '../repositories/dynamo.js';
 import type { OrderRepository } from '../repositories/order-repository.js';
 import type { SessionRepository } from '../repositories/session-repository.js';
+import { assertLinkNotCancelled, type LinkReader } from './link-cancellation.js';
 import { orderInScope } from './order-scope.js';
 
 /** What minting a session needs: where to keep it and for how long. */
@@ -20,6 +21,8 @@ export interface SessionMintDeps {
 export interface HostedSessionDeps extends SessionMintDeps {
   orders: OrderRepository;
   config: Pick<ConfigRepository, 'getMerchant'>;
+  /** The order's payment link, if it has one: a cancelled link's order gets no session. */
+  links: LinkReader;
 }
 
 export interface MintedSession {
@@ -30,8 +33,9 @@ export interface MintedSession {
 
 /**
  * 4.9: a hosted-session token for one order. The token is returned once and only its
- * SHA-256 is stored. An order that is paid, or failed for good, gets no new session; one whose
- * last payment was declined with a retryable code does (the page offers another card).
+ * SHA-256 is stored. An order that is paid, or failed for good, or whose payment link was
+ * cancelled, gets no new session (409); one whose last payment was declined with a retryable
+ * code does (the page offers another card).
  */
 export async function createHostedSession(
   deps: HostedSessionDeps,
@@ -42,6 +46,7 @@ export async function createHostedSession(
 ): Promise<MintedSession> {
   const { order, payments } = await orderInScope(deps, principal, outletId, orderRef);
   if (!payable(payments)) throw new PaymentStateConflictError('This order is already completed.');
+  await assertLinkNotCancelled(deps.links, order);
   const merchant = await deps.config.getMerchant(order.merchantRef);
   return mintHostedSession(deps, order, merchant?.dpaName, baseUrl);
 }

@@ -6,7 +6,7 @@ import type { SessionRepository } from '../repositories/session-repository.js';
 import { loadStanding } from './enablement.js';
 import { createHostedSession } from './hosted-sessions.js';
 import { createOrder, type CreateOrderInput } from './orders.js';
-import { currentState, isPaid, type PaymentLinkDeps } from './payment-links.js';
+import { currentState, type PaymentLinkDeps } from './payment-links.js';
 
 export interface OpenPaymentLinkDeps extends PaymentLinkDeps {
   sessions: SessionRepository;
@@ -35,7 +35,7 @@ export async function openPaymentLink(deps: OpenPaymentLinkDeps, linkRef: string
   if (checkoutUrl) return { checkoutUrl, link }; // the first open: createOrder minted the session with the order
   try {
     const session = await createHostedSession(
-      { orders: deps.orders, config: deps.config, sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds },
+      { orders: deps.orders, config: deps.config, sessions: deps.sessions, links: deps.links, ttlSeconds: deps.sessionTtlSeconds },
       LINK_OPENER,
       link.outletId,
       link.orderRef!,
@@ -43,10 +43,11 @@ export async function openPaymentLink(deps: OpenPaymentLinkDeps, linkRef: string
     );
     return { checkoutUrl: session.checkoutUrl, link };
   } catch (error) {
-    // The order cannot be paid any more: paid (the link is PAID now) or failed for good.
+    // The order cannot be paid any more: paid, cancelled (both since assertActive) or failed for good.
     if (!(error instanceof PaymentStateConflictError)) throw error;
-    const order = await deps.orders.get(link.orderRef!);
-    throw new PaymentLinkInactiveError(isPaid(order?.payments ?? []) ? 'PAID' : 'UNAVAILABLE', { cause: error });
+    const now = (await deps.links.get(link.linkRef)) ?? link;
+    const state = await currentState(deps, now);
+    throw new PaymentLinkInactiveError(state === 'ACTIVE' ? 'UNAVAILABLE' : state, { cause: error });
   }
 }
 

@@ -1,6 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as createPayment } from '../../functions/create-payment/handler.js';
+import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { documentClient } from '../../lib/aws/clients.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
@@ -110,6 +111,29 @@ describe('a cancelled link takes no money', () => {
 });
 
 describe('opens, payments and a cancel at the same moment', () => {
+  it('an open that read the link just before the cancel landed shows the cancelled page (410), not a checkout', async () => {
+    const { linkRef } = await openedLink();
+    const stale = await paymentLinkRepository.get(linkRef);
+    expect((await cancelPaymentLink(m.outletId, linkRef, token)).status).toBe(200);
+    vi.spyOn(paymentLinkRepository, 'get').mockResolvedValueOnce(stale);
+    const page = await openPaymentLink(linkRef);
+    expect(page.status).toBe(410);
+    expect(page.raw).toContain('no longer available');
+  });
+
+  it('the merchant gets no hosted session (4.9) for a cancelled link’s order: 409', async () => {
+    const { linkRef, ids } = await openedLink();
+    expect((await cancelPaymentLink(m.outletId, linkRef, token)).status).toBe(200);
+    const minted = await invoke(createSession, {
+      method: 'POST',
+      path: `/transactions/outlets/${m.outletId}/orders/${ids.orderRef}/hosted-sessions`,
+      pathParameters: { outletId: m.outletId, orderRef: ids.orderRef },
+      token,
+    });
+    expect(minted.status).toBe(409);
+    expect(minted.body.code).toBe('PAYMENT_STATE_CONFLICT');
+  });
+
   it('once the cancel answered 200, no session an open handed out, before or alongside it, pays, and the link stays CANCELLED', async () => {
     const created = await createPaymentLink(m.outletId, token, linkBody());
     const linkRef = created.body.linkRef as string;

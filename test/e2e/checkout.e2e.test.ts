@@ -310,6 +310,9 @@ describe('hosted checkout — paying', () => {
     await scenario(browser, 'keyboard-only', async ({ page }) => {
       await open(page, checkout.checkoutUrl);
       await waitForStep(page, 'identity');
+      // The heading has focus as soon as the step is visible (a layout effect, before paint): a
+      // focus moved later would pull it out of the field the shopper already tabbed into.
+      expect((await focused(page)).tag).toBe('h2');
       await tabTo(page, (f) => f.id === 'identity-email');
       await page.keyboard.type('returning@example.com');
       await page.keyboard.press('Enter');

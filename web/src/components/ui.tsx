@@ -1,12 +1,14 @@
 import type { ComponentChildren, TargetedInputEvent } from 'preact';
-import { useEffect, useRef } from 'preact/hooks';
+import { useLayoutEffect, useRef } from 'preact/hooks';
 import type { Notice } from '../messages.js';
 import { AlertIcon, Spinner } from './icons.js';
 
 /** The heading of a step; it takes focus when the step appears (tabindex=-1, not in tab order). */
 export function StepHeading({ children, focus = true, id }: { children: ComponentChildren; focus?: boolean; id?: string }) {
   const ref = useRef<HTMLHeadingElement>(null);
-  useEffect(() => {
+  // A layout effect, before the step is painted: a deferred effect could move focus after the
+  // shopper (or a fast keyboard) had already tabbed into the form, and their typing would be lost.
+  useLayoutEffect(() => {
     if (focus) ref.current?.focus();
   }, []);
   return (
@@ -29,8 +31,8 @@ export function AlertBox({
   children?: ComponentChildren;
 }) {
   const ref = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (focus) ref.current?.focus();
+  useLayoutEffect(() => {
+    if (focus) ref.current?.focus(); // before paint, as StepHeading's
   }, [notice]);
   return (
     <div class={`alert alert--${tone}`} role="alert" tabIndex={-1} ref={ref} data-testid="alert">

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { AlertBox, Button, Field, StepHeading } from '../components/ui.js';
 import { OTP_LOCKED } from '../messages.js';
 import type { ValidationChannel } from '../sdk/types.js';
@@ -29,8 +29,8 @@ export function OtpStep(props: {
   const [masked, setMasked] = useState(props.maskedChannel);
   const input = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    input.current?.focus();
+  useLayoutEffect(() => {
+    input.current?.focus(); // before paint: typing that starts at once lands in the field
   }, []);
 
   const submit = async (event: Submit) => {

@@ -16,7 +16,8 @@ import { withCallSignal } from './deadline.js';
  */
 export const DEPENDENCY_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_000, callBudgetMs: 3_000 } as const;
 
-const common = {
+/** Region, retries and the connect/request timeouts of every AWS client (others build theirs from it). */
+export const AWS_CLIENT_DEFAULTS = {
   region: serviceConfig.AWS_REGION,
   maxAttempts: 3,
   requestHandler: {
@@ -28,7 +29,7 @@ const common = {
 
 export const dynamoClient = withDeadlines(
   new DynamoDBClient({
-    ...common,
+    ...AWS_CLIENT_DEFAULTS,
     ...(serviceConfig.DYNAMODB_ENDPOINT ? { endpoint: serviceConfig.DYNAMODB_ENDPOINT } : {}),
   }),
 );
@@ -41,7 +42,7 @@ export const documentClient = withDeadlines(
 
 export const kmsClient = withDeadlines(
   new KMSClient({
-    ...common,
+    ...AWS_CLIENT_DEFAULTS,
     ...(serviceConfig.KMS_ENDPOINT ? { endpoint: serviceConfig.KMS_ENDPOINT } : {}),
   }),
 );

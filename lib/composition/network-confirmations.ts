@@ -1,5 +1,5 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { documentClient, withDeadlines } from '../aws/clients.js';
+import { AWS_CLIENT_DEFAULTS, documentClient, withDeadlines } from '../aws/clients.js';
 import { SANDBOX_NETWORK } from '../checkout/network-keys.js';
 import { networkConfirmationsConfig as config } from '../config/network-confirmations-config.js';
 import { serviceConfig } from '../config/service-config.js';
@@ -20,7 +20,8 @@ function clients(): Record<string, NetworkClient> {
   const byNetwork: Record<string, NetworkClient> = {};
   if (config.SANDBOX_CONFIRMATIONS_URL) byNetwork[SANDBOX_NETWORK] = new SandboxNetworkClient(config.SANDBOX_CONFIRMATIONS_URL);
   if (config.MASTERCARD_CONFIRMATIONS_URL && config.MASTERCARD_SRC_CLIENT_ID && config.MASTERCARD_API_CREDENTIALS_PARAMETER_ARN) {
-    const ssm = withDeadlines(new SSMClient({ region: serviceConfig.AWS_REGION, maxAttempts: 2 }));
+    // The same connect/request timeouts and call budget as DynamoDB's and KMS's (SPEC §6).
+    const ssm = withDeadlines(new SSMClient(AWS_CLIENT_DEFAULTS));
     byNetwork.mastercard = new MastercardConfirmationsClient(
       { url: config.MASTERCARD_CONFIRMATIONS_URL, srcClientId: config.MASTERCARD_SRC_CLIENT_ID },
       ssmCredentials(ssm, config.MASTERCARD_API_CREDENTIALS_PARAMETER_ARN),

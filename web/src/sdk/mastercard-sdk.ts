@@ -140,16 +140,7 @@ export class MastercardClickToPaySdk implements ClickToPaySdk {
     }
     if (!encrypted.encryptedCard) throw new SdkError('INVALID_CARD');
     const cardBrand = typeof encrypted.cardBrand === 'string' ? encrypted.cardBrand : card.brand.toLowerCase();
-    return this.pending.add(
-      { encryptedCard: encrypted.encryptedCard, cardBrand },
-      {
-        brand: card.brand,
-        panLastFour: card.primaryAccountNumber.slice(-4),
-        panExpirationMonth: card.panExpirationMonth,
-        panExpirationYear: card.panExpirationYear,
-        descriptorName: card.cardholderName,
-      },
-    );
+    return this.pending.add({ encryptedCard: encrypted.encryptedCard, cardBrand }, card);
   }
 
   /** Opens the DCF window before the first await (a popup needs the click's user activation). */

@@ -1,4 +1,4 @@
-import { SdkError, type CardNetwork, type MaskedCard, type SdkErrorReason } from './types.js';
+import { SdkError, type CardNetwork, type MaskedCard, type NewCard, type SdkErrorReason } from './types.js';
 
 /**
  * What the Visa and Mastercard adapters share: error reasons, masked cards, transaction
@@ -89,10 +89,18 @@ export const NEW_CARD_PREFIX = 'new-card:';
 export class PendingCards<T> {
   private readonly pending = new Map<string, T>();
 
-  add(value: T, masked: Omit<MaskedCard, 'srcDigitalCardId'>): MaskedCard {
+  /** Keeps what checkout() will send for `card` and answers the card as the list shows it (masked). */
+  add(value: T, card: NewCard): MaskedCard {
     const id = `${NEW_CARD_PREFIX}${this.pending.size + 1}`;
     this.pending.set(id, value);
-    return { srcDigitalCardId: id, ...masked };
+    return {
+      srcDigitalCardId: id,
+      brand: card.brand,
+      panLastFour: card.primaryAccountNumber.slice(-4),
+      panExpirationMonth: card.panExpirationMonth,
+      panExpirationYear: card.panExpirationYear,
+      descriptorName: card.cardholderName,
+    };
   }
 
   get(id: string): T | undefined {

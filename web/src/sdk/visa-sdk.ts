@@ -121,13 +121,7 @@ export class VisaClickToPaySdk implements ClickToPaySdk {
       key,
       key.kid,
     );
-    return this.pending.add(encryptedCard, {
-      brand: card.brand,
-      panLastFour: card.primaryAccountNumber.slice(-4),
-      panExpirationMonth: card.panExpirationMonth,
-      panExpirationYear: card.panExpirationYear,
-      descriptorName: card.cardholderName,
-    });
+    return this.pending.add(encryptedCard, card);
   }
 
   async checkout(input: CheckoutInput): Promise<CheckoutResult> {

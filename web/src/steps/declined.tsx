@@ -1,6 +1,7 @@
 import type { Payment } from '../api.js';
 import { CrossIcon } from '../components/icons.js';
 import { paymentCard, type ResultDetails } from '../components/receipt.js';
+import { ReceiptRow } from '../components/receipt-row.js';
 import { Button, StepHeading } from '../components/ui.js';
 import type { Notice } from '../messages.js';
 
@@ -18,16 +19,8 @@ export function DeclinedStep({ payment, notice, details, onRetry }: { payment: P
         {notice.body}
       </p>
       <dl class="receipt">
-        {card ? (
-          <div>
-            <dt>Card</dt>
-            <dd>{card}</dd>
-          </div>
-        ) : null}
-        <div>
-          <dt>Amount</dt>
-          <dd>{details.amountText}</dd>
-        </div>
+        <ReceiptRow label="Card">{card}</ReceiptRow>
+        <ReceiptRow label="Amount">{details.amountText}</ReceiptRow>
       </dl>
       {onRetry ? (
         <div class="result-actions">

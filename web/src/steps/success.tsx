@@ -1,6 +1,7 @@
 import type { Payment } from '../api.js';
 import { CheckIcon } from '../components/icons.js';
 import { paymentCard, type ResultDetails } from '../components/receipt.js';
+import { ReceiptRow } from '../components/receipt-row.js';
 import { StepHeading } from '../components/ui.js';
 
 export function SuccessStep({ payment, details, already }: { payment: Payment; details: ResultDetails; already?: boolean }) {
@@ -13,24 +14,11 @@ export function SuccessStep({ payment, details, already }: { payment: Payment; d
         You paid <strong>{details.amountText}</strong> to {details.merchantName}.
       </p>
       <dl class="receipt">
-        {card ? (
-          <div>
-            <dt>Card</dt>
-            <dd>{card}</dd>
-          </div>
-        ) : null}
-        {payment.authorization?.code ? (
-          <div>
-            <dt>Approval code</dt>
-            <dd>{payment.authorization.code}</dd>
-          </div>
-        ) : null}
-        {details.orderReference ? (
-          <div>
-            <dt>Order</dt>
-            <dd class={details.orderReferenceIsId ? 'receipt-ref' : undefined}>{details.orderReference}</dd>
-          </div>
-        ) : null}
+        <ReceiptRow label="Card">{card}</ReceiptRow>
+        <ReceiptRow label="Approval code">{payment.authorization?.code}</ReceiptRow>
+        <ReceiptRow label="Order" valueClass={details.orderReferenceIsId ? 'receipt-ref' : undefined}>
+          {details.orderReference}
+        </ReceiptRow>
       </dl>
       {details.shop ? (
         details.shop.autoReturn ? (

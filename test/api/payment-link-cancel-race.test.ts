@@ -9,7 +9,7 @@ import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { paymentRepository } from '../../lib/composition/payments.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { invoke } from '../support/invoke.js';
-import { cancelPaymentLink, createPaymentLink, linkBody, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
+import { cancelPaymentLink, newLinkRef, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
 import { answerChallenge, completeThreeDs, pay } from '../support/payments.js';
 import { seedMerchant, type SeededMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
@@ -33,9 +33,7 @@ afterEach(() => {
 
 /** A link opened by a shopper: its order, its first payment and the session the page holds. */
 async function openedLink() {
-  const created = await createPaymentLink(m.outletId, token, linkBody());
-  expect(created.status).toBe(201);
-  const linkRef = created.body.linkRef as string;
+  const linkRef = await newLinkRef(m.outletId, token);
   const session = await sessionOf(await openPaymentLink(linkRef));
   const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
   const ids = { outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef as string };
@@ -135,8 +133,7 @@ describe('opens, payments and a cancel at the same moment', () => {
   });
 
   it('once the cancel answered 200, no session an open handed out, before or alongside it, pays, and the link stays CANCELLED', async () => {
-    const created = await createPaymentLink(m.outletId, token, linkBody());
-    const linkRef = created.body.linkRef as string;
+    const linkRef = await newLinkRef(m.outletId, token);
     const first = await sessionOf(await openPaymentLink(linkRef)); // a shopper already on the page
     const [cancelled, ...opens] = await Promise.all([cancelPaymentLink(m.outletId, linkRef, token), ...Array.from({ length: 6 }, () => openPaymentLink(linkRef))]);
     expect(cancelled.status).toBe(200);

@@ -2,7 +2,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orderRepository } from '../../lib/composition/core.js';
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { DependencyUnavailableError } from '../../lib/errors.js';
-import { createPaymentLink, linkBody, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
+import { newLinkRef, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
 import { seedMerchant, type SeededMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
 
@@ -23,15 +23,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-async function newLinkRef() {
-  const created = await createPaymentLink(m.outletId, token, linkBody());
-  expect(created.status).toBe(201);
-  return created.body.linkRef as string;
-}
-
 describe('a fault while the first open attaches its order', () => {
   it('lost before the write: a 503 page with Retry-After; the next open makes and keeps one order', async () => {
-    const linkRef = await newLinkRef();
+    const linkRef = await newLinkRef(m.outletId, token);
     const created = vi.spyOn(orderRepository, 'create');
     vi.spyOn(paymentLinkRepository, 'attachOrder').mockRejectedValueOnce(new DependencyUnavailableError());
     const down = await openPaymentLink(linkRef);
@@ -48,7 +42,7 @@ describe('a fault while the first open attaches its order', () => {
   });
 
   it('written, but the answer lost: the next open uses the order the write attached', async () => {
-    const linkRef = await newLinkRef();
+    const linkRef = await newLinkRef(m.outletId, token);
     const attach = paymentLinkRepository.attachOrder.bind(paymentLinkRepository);
     vi.spyOn(paymentLinkRepository, 'attachOrder').mockImplementationOnce(async (ref, orderRef) => {
       await attach(ref, orderRef);

@@ -33,3 +33,10 @@ export async function sessionOf(opened: InvokeResult): Promise<{ token: string; 
 }
 
 export const linkBody = (overrides: Record<string, unknown> = {}) => ({ action: 'AUTH', amount: { currencyCode: 'AED', value: 2500 }, ...overrides });
+
+/** A new ACTIVE link of the outlet (201 asserted): its ref. */
+export async function newLinkRef(outletId: string, token: string, body: Record<string, unknown> = {}): Promise<string> {
+  const created = await createPaymentLink(outletId, token, linkBody(body));
+  if (created.status !== 201) throw new Error(`creating a payment link answered ${created.status}: ${created.raw}`);
+  return created.body.linkRef as string;
+}

@@ -1,3 +1,4 @@
+import { withCallSignal } from '../aws/deadline.js';
 import type { ConfirmationResult } from './network-client.js';
 
 /** Mastercard answers a confirmation within seconds; the claim (30 s) outlives this by far. */
@@ -11,14 +12,18 @@ export const CONFIRMATION_TIMEOUT_MS = 10_000;
 export async function postConfirmation(url: string, body: string, headers: Record<string, string>, timeoutMs = CONFIRMATION_TIMEOUT_MS): Promise<ConfirmationResult> {
   const started = Date.now();
   try {
-    const response = await fetch(url, {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+    // Bounded by its own timeout and by the invocation's deadline, as every dependency call is (SPEC §6).
+    const response = await withCallSignal(timeoutMs, async (signal) => {
+      const answer = await fetch(url, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'application/json', ...headers },
+        body,
+        redirect: 'manual',
+        signal,
+      });
+      await answer.body?.cancel().catch(() => undefined);
+      return answer;
     });
-    await response.body?.cancel().catch(() => undefined);
     const ok = response.status >= 200 && response.status < 300;
     return { ok, status: response.status, durationMs: Date.now() - started };
   } catch (error) {

@@ -216,3 +216,22 @@ describe('the sandbox network’s confirmations endpoint', () => {
     expect((await invoke(sandboxSrc, { method: 'POST', path: '/sandbox/src/confirmations/search', body: {} })).status).toBe(400);
   });
 });
+
+describe('postConfirmation (the HTTP call both network clients make)', () => {
+  it('gives up at the invocation’s deadline, not only at its own timeout (SPEC §6)', async () => {
+    const { postConfirmation } = await import('../../lib/network/post-confirmation.js');
+    const { runWithDeadline } = await import('../../lib/aws/deadline.js');
+    const server = createServer(() => undefined); // takes the request, never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/confirmations`;
+      const started = Date.now();
+      const result = await runWithDeadline({ signal: AbortSignal.timeout(200), at: Date.now() + 200 }, () => postConfirmation(url, '{}', {}, 10_000));
+      expect(result).toMatchObject({ ok: false, error: 'timeout' });
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+});

@@ -24,7 +24,8 @@ export function ssmCredentials(ssm: Pick<SSMClient, 'send'>, parameterArn: strin
 }
 
 async function read(ssm: Pick<SSMClient, 'send'>, parameterArn: string): Promise<OAuthCredentials> {
-  const { Parameter } = await ssm.send(new GetParameterCommand({ Name: parameterArn, WithDecryption: true }), { abortSignal: AbortSignal.timeout(3_000) });
+  // No signal of our own: the client's (withDeadlines) bounds the call by its budget and the invocation's deadline.
+  const { Parameter } = await ssm.send(new GetParameterCommand({ Name: parameterArn, WithDecryption: true }));
   let json: unknown;
   try {
     json = JSON.parse(Parameter?.Value ?? '');

@@ -1,6 +1,7 @@
 import { hashSessionToken, isSessionTokenShaped } from '../auth/session-token.js';
 import type { HostedSession } from '../domain/hosted-session.js';
 import { epochSeconds } from '../repositories/dynamo.js';
+import { scriptLiteral } from '../http/html-page.js';
 import { BOOTSTRAP_MARKER } from './web-manifest.js';
 
 /**
@@ -57,6 +58,6 @@ export async function bootstrapFor(sessionParam: string | undefined, deps: Boots
  */
 export function renderPage(shell: string, bootstrap: CheckoutBootstrap): string {
   if (!shell.includes(BOOTSTRAP_MARKER)) throw new Error('web/dist/index.html has no bootstrap marker');
-  const json = JSON.stringify(bootstrap).replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const json = scriptLiteral(bootstrap);
   return shell.replace(BOOTSTRAP_MARKER, () => json);
 }

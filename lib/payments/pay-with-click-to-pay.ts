@@ -77,7 +77,7 @@ export async function payWithClickToPay(
     }
     throw error;
   };
-  const { credential, eci } = await openPayload(deps, verified).catch(refuse);
+  const { credential, eci, brand } = await openPayload(deps, verified).catch(refuse);
 
   try {
     assertPayable(ctx.payment); // step 7
@@ -86,7 +86,6 @@ export async function payWithClickToPay(
   }
   if (!ctx.enablement.clickToPay) throw new ClickToPayNotEnabledError();
 
-  const brand = brandOf(credential.number);
   const encryptedPayload = verified.payload.encryptedPayload;
   return runPayment(
     deps,
@@ -110,7 +109,8 @@ async function openPayload(deps: PaymentDeps, verified: VerifiedCheckout) {
   const plaintext = await decryptCheckoutJwe(verified.payload.encryptedPayload, deps.keys); // step 5
   const credential = parseDecryptedPayload(plaintext); // step 6
   assertNotExpired(credential, deps.now());
-  return { credential, eci: resolveEci(credential, verified.payload.assuranceData?.eci, brandOf(credential.number)) };
+  const brand = brandOf(credential.number);
+  return { credential, brand, eci: resolveEci(credential, verified.payload.assuranceData?.eci, brand) };
 }
 
 /**

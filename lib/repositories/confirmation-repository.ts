@@ -1,6 +1,6 @@
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OutboxConfirmation } from '../network/confirmation.js';
-import { ConditionFailed, dynamo } from './dynamo.js';
+import { ConditionFailed, dynamo, epochSeconds } from './dynamo.js';
 import { toEvent, type ItemKey, type StoredEvent } from './event-repository.js';
 import { dueShard } from './outbox.js';
 
@@ -34,7 +34,7 @@ export class ConfirmationRepository {
       failures: 0,
       dueShard: dueShard(key.pk),
       dueAt: now,
-      expiresAt: Math.floor(now / 1000) + RETENTION_SECONDS,
+      expiresAt: epochSeconds(now) + RETENTION_SECONDS,
     };
     try {
       await dynamo(() => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));

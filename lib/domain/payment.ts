@@ -22,6 +22,11 @@ export const AUTHORISED_STATES: ReadonlySet<PaymentState> = new Set([
   'PARTIALLY_REFUNDED',
   'REFUNDED',
 ]);
+/** An order is paid once one of its payments was authorised, whatever happened to it since (capture, refund, reversal). */
+export function isPaid(payments: readonly Pick<Payment, 'state'>[]): boolean {
+  return payments.some((payment) => AUTHORISED_STATES.has(payment.state));
+}
+
 /** A payment that can no longer be paid: authorized (whatever happened since) or failed. */
 export const FINAL_STATES: ReadonlySet<PaymentState> = new Set([...AUTHORISED_STATES, 'FAILED']);
 

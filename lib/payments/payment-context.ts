@@ -3,7 +3,7 @@ import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
 import { NotFoundError } from '../errors.js';
 import type { MerchantStanding } from '../services/enablement.js';
-import { orderInScope } from '../services/orders.js';
+import { orderInScope } from '../services/order-scope.js';
 import type { PaymentDeps } from './deps.js';
 
 /** The payment, its order, and the merchant's standing (SPEC 4.3 step 7 reads all three). */

@@ -3,7 +3,7 @@ import { hashSessionToken, newSessionToken } from '../auth/session-token.js';
 import type { HostedSession } from '../domain/hosted-session.js';
 import type { Order } from '../domain/order.js';
 import { retryRefusal } from '../domain/payment-retry.js';
-import { AUTHORISED_STATES, type Payment } from '../domain/payment.js';
+import { isPaid, type Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { epochSeconds, nowIso } from '../repositories/dynamo.js';
@@ -53,7 +53,7 @@ export async function createHostedSession(
 
 /** Something can still be paid: a payment not yet final, or a retry allowed after a decline. */
 function payable(payments: Payment[]): boolean {
-  if (payments.some((payment) => AUTHORISED_STATES.has(payment.state))) return false;
+  if (isPaid(payments)) return false;
   if (payments.some((payment) => payment.state !== 'FAILED')) return true;
   return retryRefusal(payments) === undefined;
 }

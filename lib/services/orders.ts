@@ -14,8 +14,6 @@ import { mintHostedSession } from './hosted-sessions.js';
 import { orderInScope } from './order-scope.js';
 import { outletInScope } from './outlets.js';
 
-export { orderInScope };
-
 export interface OrderDeps {
   config: ConfigRepository;
   orders: OrderRepository;

@@ -1,10 +1,10 @@
 import type { Principal } from '../auth/principal.js';
 import { coversOutlet } from '../auth/scope.js';
 import type { Amount, OrderAction } from '../domain/order.js';
-import { AUTHORISED_STATES, type Payment } from '../domain/payment.js';
+import { isPaid } from '../domain/payment.js';
 import { linkExpiry, linkState, newLinkRef, toLinkView, type PaymentLink, type PaymentLinkView } from '../domain/payment-link.js';
 import { ClickToPayNotEnabledError, InvalidRequestError, NotFoundError, PaymentStateConflictError } from '../errors.js';
-import { linkReturnUrl } from '../payment-links/return-url.js';
+import { allowedRedirectUrl } from '../domain/redirect-url.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
 import type { OrderRepository } from '../repositories/order-repository.js';
@@ -43,7 +43,7 @@ export async function createPaymentLink(deps: PaymentLinkDeps, principal: Princi
   }
   const { merchant, enablement } = await loadStanding(deps.config, outlet.tenantRef, outlet.merchantRef);
   if (!enablement.clickToPay || !merchant) throw new ClickToPayNotEnabledError();
-  const returnUrl = input.returnUrl === undefined ? undefined : linkReturnUrl(merchant, input.returnUrl);
+  const returnUrl = input.returnUrl === undefined ? undefined : allowedRedirectUrl('returnUrl', input.returnUrl, merchant.redirectOrigins ?? []);
   const link: PaymentLink = {
     linkRef: newLinkRef(),
     outletId,
@@ -112,7 +112,3 @@ export async function currentState(deps: Pick<PaymentLinkDeps, 'orders' | 'now'>
   return linkState(link, isPaid(found?.payments ?? []), deps.now());
 }
 
-/** A link is paid once a payment of its order was authorised, whatever happened to it since (capture, refund, reversal). */
-export function isPaid(payments: readonly Payment[]): boolean {
-  return payments.some((payment) => AUTHORISED_STATES.has(payment.state));
-}

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { MerchantConfig } from '../../lib/domain/merchant.js';
 import { InvalidRedirectUrlError } from '../../lib/errors.js';
-import { linkReturnUrl } from '../../lib/payment-links/return-url.js';
+import { allowedRedirectUrl } from '../../lib/domain/redirect-url.js';
 
 const merchant = { merchantRef: 'm', redirectOrigins: ['https://shop.example.com', 'http://localhost:8080'] } as unknown as MerchantConfig;
-const check = (url: string) => () => linkReturnUrl(merchant, url);
+// What link creation calls (lib/services/payment-links.ts): the orders' own check.
+const check = (url: string) => () => allowedRedirectUrl('returnUrl', url, merchant.redirectOrigins ?? []);
 
 describe('a payment link’s returnUrl (the orders’ rule, lib/domain/redirect-url.ts: exact origin among redirectOrigins)', () => {
   it.each([
@@ -35,10 +36,10 @@ describe('a payment link’s returnUrl (the orders’ rule, lib/domain/redirect-
   });
 
   it('stores the URL as the browser will navigate to it', () => {
-    expect(linkReturnUrl(merchant, 'https://SHOP.example.com:443/a b'.replace(' ', '%20'))).toBe('https://shop.example.com/a%20b');
+    expect(check('https://SHOP.example.com:443/a b'.replace(' ', '%20'))()).toBe('https://shop.example.com/a%20b');
   });
 
   it('refuses everything for a merchant without redirectOrigins', () => {
-    expect(() => linkReturnUrl({ merchantRef: 'm' } as unknown as MerchantConfig, 'https://shop.example.com/')).toThrow(InvalidRedirectUrlError);
+    expect(() => allowedRedirectUrl('returnUrl', 'https://shop.example.com/', [])).toThrow(InvalidRedirectUrlError);
   });
 });

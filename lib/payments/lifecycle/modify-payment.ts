@@ -3,7 +3,7 @@ import type { Amount } from '../../domain/order.js';
 import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentOperation } from '../../domain/payment.js';
 import { AmountExceedsAvailableError, AmountMismatchError, AuthorizationUnavailableError, IdempotencyKeyReusedError, NotFoundError, PaymentStateConflictError } from '../../errors.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
-import { orderInScope } from '../../services/orders.js';
+import { orderInScope } from '../../services/order-scope.js';
 import { AcquirerNotReachedError, modifyWithTimeout } from '../authorizer.js';
 import { retryAfter } from '../lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';

@@ -100,7 +100,8 @@ export const merchantConfigResource = z.strictObject({
   directWalletEnabled: z.boolean(),
   threeDsPolicy: z.enum(['never', 'risk-based', 'always']),
   /** 4.7: where return and cancel URLs may point (normalised origins). */
-  redirectOrigins: z.array(z.string()),
+  /** Absent for a hosted-session token (the page): only the merchant's side reads the allow-list. */
+  redirectOrigins: z.array(z.string()).optional(),
 });
 
 export const encryptionKeysResource = z.strictObject({

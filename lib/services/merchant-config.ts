@@ -16,7 +16,12 @@ export type OnboardingInput = Omit<MerchantConfig, 'merchantRef' | 'updatedAt'>;
 
 /** 4.1: the merchant's configuration with effective enablement and the current key id. */
 export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Principal, merchantRef: string) {
-  return merchantView(deps, await merchantInScope(deps.config, principal, merchantRef));
+  const view = await merchantView(deps, await merchantInScope(deps.config, principal, merchantRef));
+  if (principal.kind !== 'session') return view;
+  // The page (a browser-held session) needs no allow-list: its way back is in its own bootstrap,
+  // and the merchant's other origins (staging, loopback) are nothing a shopper should read.
+  const { redirectOrigins: _forTheMerchantOnly, ...forThePage } = view;
+  return forThePage;
 }
 
 /**

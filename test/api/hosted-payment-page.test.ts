@@ -68,6 +68,15 @@ describe('4.7 redirectOrigins', () => {
     expect(read.body.redirectOrigins).toEqual(expected);
   });
 
+  it('is not shown to a hosted-session token (the shopper’s browser): only the merchant reads its allow-list', async () => {
+    const created = await newOrder(shop.outletId, { returnUrl: `${SHOP}/done` });
+    const read = await invoke(getMerchantConfig, { path: `/config/merchants/${shop.merchantRef}/configs/vctp`, pathParameters: { merchantRef: shop.merchantRef }, token: sessionOf(created.body.checkoutUrl) });
+    expect(read.status).toBe(200);
+    expect(read.body.dpaName).toBe('Falcon & Sons');
+    expect(read.body).not.toHaveProperty('redirectOrigins');
+    expect((await getConfig(shop.merchantRef)).body.redirectOrigins).toContain(SHOP);
+  });
+
   it('answers an empty list when none were given, and a replacement without them clears them', async () => {
     const merchantRef = uniqueRef('m');
     const outlet = uniqueRef('o');

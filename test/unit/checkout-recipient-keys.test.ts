@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { CreateKeyCommand, DecryptCommand, KMSClient } from '@aws-sdk/client-kms';
-import { exportJWK, importJWK, type JWK } from 'jose';
+import { CompactEncrypt, exportJWK, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
 import { verifyCheckoutJws } from '../../lib/checkout/jws.js';
@@ -77,6 +77,21 @@ async function jweOf(shape: PayloadShape, to: JWK, kid?: string): Promise<string
 
 const open = async (jwe: string, v: PayloadKeyVault) => parseDecryptedPayload(await decryptCheckoutJwe(jwe, v));
 const kmsError = (name: string) => Object.assign(new Error(`KMS said ${name}`), { name, $fault: 'server' });
+
+describe('the key-wrap algorithm (SPEC 4.3 step 5: RSA-OAEP-256, also RSA-OAEP)', () => {
+  it('RSA-OAEP (SHA-1) is unwrapped by KMS as RSAES_OAEP_SHA_1, RSA-OAEP-256 as RSAES_OAEP_SHA_256', async () => {
+    const key = await importJWK({ ...recipient.current, alg: undefined, use: undefined } as JWK, 'RSA-OAEP');
+    const key256 = await importJWK({ ...recipient.current, alg: undefined, use: undefined } as JWK, 'RSA-OAEP-256');
+    for (const [alg, publicKey] of [['RSA-OAEP', key], ['RSA-OAEP-256', key256]] as const) {
+      const jwe = await new CompactEncrypt(new TextEncoder().encode(`{"wrapped":"${alg}"}`))
+        .setProtectedHeader({ alg, enc: 'A256GCM', kid: recipient.current.kid! })
+        .encrypt(publicKey);
+      const { instance, decrypted } = vault();
+      expect(new TextDecoder().decode(await decryptCheckoutJwe(jwe, instance)), alg).toBe(`{"wrapped":"${alg}"}`);
+      expect(decrypted).toEqual([arns.current]);
+    }
+  });
+});
 
 describe('recipient key by kid form', () => {
   it('our RFC 7638 thumbprint: one Decrypt with that key, no trial, nothing logged', async () => {

@@ -14,16 +14,18 @@ export const handler = idempotentApiHandler(
     access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },
     idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     sessionTokens: 'allowed', // the hosted page (SPEC §1)
+    readAhead: 'payment', // a session token's lookup also reads the order and payment
     authenticator,
     params: paymentParams,
     query: noQuery,
     body: completeThreeDsBody,
   },
-  async ({ params, body: input, principal, event, logger }) => {
+  async ({ params, body: input, principal, readAhead, event, logger }) => {
     const payment = await completeThreeDs(paymentDeps, principal, params, input.cres, {
       baseUrl: publicBaseUrl(event),
       payerIp: event.requestContext?.http?.sourceIp,
       logger,
+      readAhead,
     });
     return { body: toPaymentResource(payment) };
   },

@@ -14,16 +14,18 @@ export const handler = idempotentApiHandler(
     access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },
     idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     sessionTokens: 'allowed', // the hosted page (SPEC §1)
+    readAhead: 'payment', // a session token's lookup also reads the order and payment
     authenticator,
     params: paymentParams,
     query: payerIpQuery,
     body: checkoutRequestSchema,
   },
-  async ({ params, query, body, principal, event, logger }) => {
+  async ({ params, query, body, principal, readAhead, event, logger }) => {
     const payment = await payWithClickToPay(paymentDeps, principal, params, body, {
       baseUrl: publicBaseUrl(event),
       payerIp: payerIp(query, event),
       logger,
+      readAhead,
     });
     return { body: toPaymentResource(payment) };
   },

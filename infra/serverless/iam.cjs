@@ -15,7 +15,7 @@
  * | orders          | Sessions GetItem, PutItem; Config GetItem; Orders GetItem, PutItem, Query | —                                        |
  * | paymentLinks    | Sessions GetItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (4.14 links: create, read, cancel) | — |
  * | payLinkPage     | Sessions PutItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (GET /pay: the link's order and a hosted session; no bearer token) | — |
- * | payments        | Sessions GetItem; Config GetItem; Orders Get/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
+ * | payments        | Sessions GetItem, BatchGetItem; Config GetItem; Orders Get/BatchGet/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
@@ -155,10 +155,11 @@ function dataStatements(group, keyResources) {
     Action: ['kms:GetPublicKey', 'kms:DescribeKey'],
     Resource: keyResources,
   };
+  // BatchGetItem: a hosted session, its order and its payment in one read (4.3, 4.10).
   const payments = [
-    sessionsRead,
+    dynamo('SessionsRead', 'SessionsTable', ['GetItem', 'BatchGetItem']),
     dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
-    dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem', 'Query', 'DeleteItem']),
+    dynamo('Orders', 'OrdersTable', ['GetItem', 'BatchGetItem', 'PutItem', 'UpdateItem', 'Query', 'DeleteItem']),
     dynamo('Replay', 'ReplayTable', ['GetItem', 'UpdateItem', 'DeleteItem']),
   ];
   switch (group) {

@@ -15,7 +15,8 @@ import { SessionRepository } from '../repositories/session-repository.js';
  */
 export const configRepository = new ConfigRepository(documentClient, serviceConfig.CONFIG_TABLE);
 export const orderRepository = new OrderRepository(documentClient, serviceConfig.ORDERS_TABLE);
-export const sessionRepository = new SessionRepository(documentClient, serviceConfig.SESSIONS_TABLE);
+// The orders table too: payment routes read a session's order and payment beside it (findWithPayment).
+export const sessionRepository = new SessionRepository(documentClient, serviceConfig.SESSIONS_TABLE, serviceConfig.ORDERS_TABLE);
 
 export const authenticator = new Authenticator(
   new AccessTokenVerifier(new JwksSource(authConfig.AUTH_JWKS_URL), {

@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
-import type { Authenticator } from '../auth/authenticator.js';
+import type { Authenticator, PaymentIdsInPath } from '../auth/authenticator.js';
 import { authenticate } from './authenticate.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import { jsonBodyLimits } from './json-body.js';
@@ -19,6 +19,12 @@ export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B ext
   /** Hosted-session tokens are refused (403) unless the route says `'allowed'` (SPEC §1). */
   sessionTokens?: SessionTokenPolicy;
   authenticator: Authenticator;
+  /**
+   * `'payment'`: the route's path names a payment (`orderRef`, `paymentRef`) and its use case
+   * reads it first. A hosted-session token's lookup then reads the order and the payment in
+   * the same BatchGetItem, handed to the use case as `readAhead` (one round trip fewer).
+   */
+  readAhead?: 'payment';
 }
 
 /**
@@ -50,7 +56,14 @@ export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B exte
     .use(requestContext({ route: definition.route }))
     .use(problemDetails())
     .use(jsonBodyLimits())
-    .use(authenticate({ authenticator: definition.authenticator, requirement: definition.access, sessionTokens: definition.sessionTokens }))
+    .use(
+      authenticate({
+        authenticator: definition.authenticator,
+        requirement: definition.access,
+        sessionTokens: definition.sessionTokens,
+        readAhead: definition.readAhead === 'payment' ? (event) => paymentIdsInPath(definition.params, event) : undefined,
+      }),
+    )
     .use(validateInput(definition))
     .handler(async (event, context) => {
       const { api } = context;
@@ -60,6 +73,7 @@ export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B exte
           query: api.query as z.output<Q>,
           body: api.body as z.output<B>,
           principal: api.principal!,
+          readAhead: api.readAhead,
           requestId: api.requestId,
           logger: api.logger,
           event,
@@ -69,6 +83,17 @@ export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B exte
       return jsonResponse(await guard.run(idempotent, call));
     });
   return withInvocationDeadline((event: ApiEvent, context: Context) => stack(event, context as ApiContext));
+}
+
+/**
+ * The order and payment a request's path names, if the path is valid for the route (checked
+ * by the route's own params schema, which runs again, and answers 400, after authentication).
+ */
+function paymentIdsInPath(params: z.ZodType | undefined, event: ApiEvent): PaymentIdsInPath | undefined {
+  const parsed = params?.safeParse(event.pathParameters ?? {});
+  if (!parsed?.success) return undefined;
+  const { orderRef, paymentRef } = parsed.data as { orderRef?: unknown; paymentRef?: unknown };
+  return typeof orderRef === 'string' && typeof paymentRef === 'string' ? { orderRef, paymentRef } : undefined;
 }
 
 export function jsonResponse(result: ApiResult): ApiResponse {

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { Authenticator } from '../auth/authenticator.js';
+import type { Authenticator, PaymentIdsInPath } from '../auth/authenticator.js';
 import { describePrincipal } from '../auth/principal.js';
 import { PermissionDeniedError, PlatformTokenRequiredError } from '../errors.js';
 import { headerValue } from './json-body.js';
@@ -16,14 +16,19 @@ export function authenticate(options: {
   requirement: AccessRequirement;
   /** Default `'refused'`: see SessionTokenPolicy. */
   sessionTokens?: SessionTokenPolicy | undefined;
+  /** The payment the route names, read beside a hosted session (Authenticator.authenticateReadingAhead). */
+  readAhead?: ((event: ApiEvent) => PaymentIdsInPath | undefined) | undefined;
 }): MiddlewareObj<ApiEvent, ApiResponse, Error, ApiContext> {
   const { authenticator, requirement } = options;
   const sessionTokens = options.sessionTokens ?? 'refused';
   return {
     before: async (request) => {
-      const principal = await authenticator.authenticate(headerValue(request.event, 'authorization'));
+      const header = headerValue(request.event, 'authorization');
+      const ids = options.readAhead?.(request.event);
+      const { principal, readAhead } = ids ? await authenticator.authenticateReadingAhead(header, ids) : { principal: await authenticator.authenticate(header), readAhead: undefined };
       const { api } = request.context;
       api.principal = principal;
+      if (readAhead) api.readAhead = readAhead;
       api.logger = api.logger.child({ caller: describePrincipal(principal) });
       if (principal.kind === 'session' && sessionTokens !== 'allowed') {
         throw new PermissionDeniedError('A hosted-session token cannot use this endpoint.');

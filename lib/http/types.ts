@@ -2,6 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as z from 'zod';
 import type { Permission, Principal } from '../auth/principal.js';
 import type { Logger } from '../logger.js';
+import type { PaymentReadAhead } from '../repositories/order-repository.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };
@@ -42,6 +43,8 @@ export interface ApiState {
   logger: Logger;
   startedAt: number;
   principal?: Principal;
+  /** The order and payment read with a hosted session (RouteDefinition `readAhead`). */
+  readAhead?: PaymentReadAhead;
   rawBody?: unknown;
   params?: unknown;
   query?: unknown;
@@ -55,6 +58,8 @@ export interface ApiRequest<P, Q, B> {
   query: Q;
   body: B;
   principal: Principal;
+  /** Set on `readAhead: 'payment'` routes called with a hosted-session token. */
+  readAhead?: PaymentReadAhead | undefined;
   requestId: string;
   logger: Logger;
   event: ApiEvent;

@@ -28,7 +28,7 @@ export async function completeThreeDs(
   cresValue: string,
   facts: RequestFacts,
 ): Promise<Payment> {
-  const ctx = await loadPaymentContext(deps, principal, ids);
+  const ctx = await loadPaymentContext(deps, principal, ids, facts.readAhead);
   const cres = parseCres(cresValue);
   const transactionId = cres.threeDSServerTransID;
   if (settledWith(ctx.payment, threeDsCredentialKey(transactionId))) return ctx.payment; // the same cres again

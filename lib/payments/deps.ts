@@ -2,7 +2,7 @@ import type { PayloadKeyVault } from '../keys/payload-key-vault.js';
 import type { Logger } from '../logger.js';
 import type { ConfigRepository } from '../repositories/config-repository.js';
 import type { StandingSource } from '../services/standing-cache.js';
-import type { OrderRepository } from '../repositories/order-repository.js';
+import type { OrderRepository, PaymentReadAhead } from '../repositories/order-repository.js';
 import type { PaymentRepository } from '../repositories/payment-repository.js';
 import type { ReplayRepository } from '../repositories/replay-repository.js';
 import type { NetworkKeyRing } from '../checkout/network-keys.js';
@@ -44,4 +44,6 @@ export interface RequestFacts {
   baseUrl: string;
   payerIp: string | undefined;
   logger: Logger;
+  /** The order and payment already read with the hosted session (lib/http/api-handler.ts `readAhead`). */
+  readAhead?: PaymentReadAhead | undefined;
 }

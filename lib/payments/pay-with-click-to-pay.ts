@@ -39,7 +39,7 @@ export async function payWithClickToPay(
   body: CheckoutRequestBody,
   facts: RequestFacts,
 ): Promise<Payment> {
-  const ctx = await loadPaymentContext(deps, principal, ids);
+  const ctx = await loadPaymentContext(deps, principal, ids, facts.readAhead);
   const request = completedCheckout(body); // step 1: the body was validated by the HTTP layer; action code
 
   let network: string | undefined; // step 2: JWS against the trusted network keys

@@ -4,6 +4,7 @@ import type { Payment } from '../domain/payment.js';
 import { NotFoundError } from '../errors.js';
 import type { MerchantStanding } from '../services/enablement.js';
 import { orderInScope } from '../services/order-scope.js';
+import type { PaymentReadAhead } from '../repositories/order-repository.js';
 import type { PaymentDeps } from './deps.js';
 
 /** The payment, its order, and the merchant's standing (SPEC 4.3 step 7 reads all three). */
@@ -16,13 +17,17 @@ export interface PaymentContext extends MerchantStanding {
  * The payment under that outlet and order, in the caller's scope (404 otherwise, before any
  * crypto: the endpoint is no oracle for other tenants' payments), with its merchant and the
  * effective enablement (cached in the warm function for CONFIG_CACHE_SECONDS: standing-cache.ts).
+ * With `readAhead` (the order item and this payment, read with the session) nothing is read again.
  */
 export async function loadPaymentContext(
   deps: Pick<PaymentDeps, 'orders' | 'standing'>,
   principal: Principal,
   ids: { outletId: string; orderRef: string; paymentRef: string },
+  readAhead?: PaymentReadAhead,
 ): Promise<PaymentContext> {
-  const { order, payments } = await orderInScope(deps, principal, ids.outletId, ids.orderRef);
+  // Read with the hosted session, moments ago and strongly consistent: the same read, made once.
+  const already = readAhead?.orderRef === ids.orderRef && readAhead.paymentRef === ids.paymentRef ? readAhead : undefined;
+  const { order, payments } = await orderInScope(deps, principal, ids.outletId, ids.orderRef, already && (async () => already.found));
   const payment = payments.find((candidate) => candidate.paymentRef === ids.paymentRef);
   if (!payment) throw new NotFoundError();
   return { order, payment, ...(await deps.standing.load(order.tenantRef, order.merchantRef)) };

@@ -31,7 +31,7 @@ export class OrderRepository {
     await this.putNew({ pk: orderPk(payment.orderRef), sk: paymentSk(payment.paymentRef), kind: 'PAYMENT', ...payment });
   }
 
-  async get(orderRef: string): Promise<{ order: Order; payments: Payment[] } | undefined> {
+  async get(orderRef: string): Promise<OrderSnapshot | undefined> {
     const { Items = [] } = await dynamo(() =>
       this.client.send(
         new QueryCommand({
@@ -42,10 +42,7 @@ export class OrderRepository {
         }),
       ),
     );
-    const orderItem = Items.find((item) => item.kind === 'ORDER');
-    if (!orderItem) return undefined;
-    const payments = Items.filter((item) => item.kind === 'PAYMENT').map((item) => stripItem<Payment>(item));
-    return { order: stripItem<Order>(orderItem), payments };
+    return orderFromItems(Items);
   }
 
   private async putNew(item: Record<string, unknown>): Promise<void> {
@@ -53,6 +50,31 @@ export class OrderRepository {
       this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
     );
   }
+}
+
+/** An order with (some of) its payments, as read at one moment. */
+export interface OrderSnapshot {
+  order: Order;
+  payments: Payment[];
+}
+
+/**
+ * The order read together with a request's authentication (session-repository.ts
+ * `findWithPayment`): the order item and the one payment the route names, strongly consistent.
+ * `found` is undefined when the order item is absent.
+ */
+export interface PaymentReadAhead {
+  orderRef: string;
+  paymentRef: string;
+  found: OrderSnapshot | undefined;
+}
+
+/** The snapshot an order partition's items make (undefined without the order item). */
+export function orderFromItems(items: readonly Record<string, unknown>[]): OrderSnapshot | undefined {
+  const orderItem = items.find((item) => item.kind === 'ORDER');
+  if (!orderItem) return undefined;
+  const payments = items.filter((item) => item.kind === 'PAYMENT').map((item) => stripItem<Payment>(item));
+  return { order: stripItem<Order>(orderItem), payments };
 }
 
 /** The domain object of an item: storage keys, the item kind and the outbox bookkeeping removed. */

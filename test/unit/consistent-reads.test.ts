@@ -36,6 +36,16 @@ describe('reads that must see a write are strongly consistent', () => {
     expect(reads(sent).map((s) => s.input.ConsistentRead)).toEqual([true]);
   });
 
+  it('a hosted session read with its order and payment (4.3, 4.10): one BatchGetItem, consistent on both tables', async () => {
+    const { client, sent } = recordingClient(() => ({ Responses: {} }));
+    await new SessionRepository(client, 'sessions', 'orders').findWithPayment('hash', { orderRef: 'o', paymentRef: 'p' });
+    expect(sent.map((s) => s.command)).toEqual(['BatchGetCommand']);
+    const tables = sent[0]!.input.RequestItems as Record<string, { ConsistentRead?: boolean; Keys: unknown[] }>;
+    expect(Object.keys(tables).sort()).toEqual(['orders', 'sessions']);
+    expect(Object.values(tables).map((t) => t.ConsistentRead)).toEqual([true, true]);
+    expect(tables.orders!.Keys).toEqual([{ pk: 'ORDER#o', sk: 'ORDER' }, { pk: 'ORDER#o', sk: 'PAYMENT#p' }]);
+  });
+
   it('payments, pending 3DS and orders', async () => {
     const { client, sent } = recordingClient(() => ({ Items: [] }));
     await new PaymentRepository(client, 'orders').get('o', 'p');

@@ -18,7 +18,6 @@ export interface SandboxOperation {
 }
 
 const RETENTION_SECONDS = 90 * 24 * 3600;
-const FIRST_WINS = ['operation', 'outcome', 'amount', 'brand', 'paymentRef', 'createdAt', 'expiresAt'] as const;
 
 /**
  * The sandbox acquirer of SPEC §5. Deterministic rules:
@@ -52,20 +51,21 @@ export class SandboxAuthorizer implements Authorizer {
 
   /**
    * The first call writes the record; every call adds its own id to a set, so the SDK retrying
-   * this very write cannot count twice. A repeated key answers the first outcome.
+   * this very write cannot count twice. A repeated key answers the first outcome. What the first
+   * call decided is one map (`first`), so the write is one short expression however many facts
+   * it keeps; records written before that kept them as attributes of their own, and still answer.
    */
   private async record(idempotencyKey: string, first: Pick<SandboxOperation, 'operation' | 'outcome' | 'amount' | 'brand' | 'paymentRef'>, signal: AbortSignal): Promise<AuthorizationOutcome> {
-    const values: Record<(typeof FIRST_WINS)[number], unknown> = { ...first, paymentRef: first.paymentRef ?? idempotencyKey, createdAt: nowIso(), expiresAt: epochSeconds() + RETENTION_SECONDS };
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key(idempotencyKey),
-          // Names are placeholders (reserved words).
-          UpdateExpression: `SET ${FIRST_WINS.map((name) => `#${name} = if_not_exists(#${name}, :${name})`).join(', ')} ADD #callIds :callId`,
-          ExpressionAttributeNames: Object.fromEntries([...FIRST_WINS, 'callIds'].map((name) => [`#${name}`, name])),
+          UpdateExpression: 'SET #first = if_not_exists(#first, :first), expiresAt = if_not_exists(expiresAt, :expiresAt) ADD callIds :callId',
+          ExpressionAttributeNames: { '#first': 'first' }, // a reserved word
           ExpressionAttributeValues: {
-            ...Object.fromEntries(FIRST_WINS.map((name) => [`:${name}`, values[name]])),
+            ':first': { ...first, paymentRef: first.paymentRef ?? idempotencyKey, createdAt: nowIso() },
+            ':expiresAt': epochSeconds() + RETENTION_SECONDS,
             ':callId': new Set([randomUUID()]),
           },
           ReturnValues: 'ALL_NEW',
@@ -73,7 +73,7 @@ export class SandboxAuthorizer implements Authorizer {
         { abortSignal: signal },
       ),
     );
-    return Attributes!.outcome as AuthorizationOutcome; // the first outcome, also for a repeat
+    return firstOf(Attributes!).outcome; // the first outcome, also for a repeat
   }
 
   async lookup(idempotencyKey: string, signal: AbortSignal): Promise<AuthorizationOutcome | undefined> {
@@ -86,9 +86,19 @@ export class SandboxAuthorizer implements Authorizer {
       this.client.send(new GetCommand({ TableName: this.table, Key: key(idempotencyKey), ConsistentRead: true }), signal ? { abortSignal: signal } : {}),
     );
     if (!Item) return undefined;
-    const { pk: _pk, sk: _sk, expiresAt: _expires, callIds, ...rest } = Item;
-    return { idempotencyKey, ...(rest as Omit<SandboxOperation, 'idempotencyKey' | 'calls'>), calls: (callIds as Set<string> | undefined)?.size ?? 0 };
+    return { idempotencyKey, ...firstOf(Item), calls: (Item.callIds as Set<string> | undefined)?.size ?? 0 };
   }
+}
+
+type FirstCall = Omit<SandboxOperation, 'idempotencyKey' | 'calls'>;
+
+/** What the first call decided: the `first` map, or the attributes of a record from before it. */
+function firstOf(item: Record<string, unknown>): FirstCall {
+  if (item.outcome !== undefined) {
+    const { pk: _pk, sk: _sk, expiresAt: _expires, callIds: _calls, first: _first, ...earlier } = item;
+    return earlier as unknown as FirstCall;
+  }
+  return item.first as FirstCall;
 }
 
 function decide(request: AuthorizationRequest): AuthorizationOutcome | 'no-answer' {

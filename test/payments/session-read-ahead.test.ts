@@ -20,12 +20,12 @@ const ORDERS = process.env.ORDERS_TABLE!;
 type Sent = { command: string; tables: string[]; consistent?: boolean };
 function recordReads() {
   const sent: Sent[] = [];
-  const original = documentClient.send;
+  const original = documentClient.send.bind(documentClient) as (command: unknown, options?: unknown) => Promise<unknown>;
   vi.spyOn(documentClient, 'send').mockImplementation(((command: { constructor: { name: string }; input: Record<string, any> }, options?: unknown) => {
     const { input } = command;
     const tables = input.RequestItems ? Object.keys(input.RequestItems).sort() : [input.TableName];
     sent.push({ command: command.constructor.name, tables, consistent: input.ConsistentRead ?? Object.values<any>(input.RequestItems ?? {})[0]?.ConsistentRead });
-    return original.call(documentClient, command as never, options as never);
+    return original(command, options);
   }) as never);
   const reads = () => sent.filter((s) => /^(Get|BatchGet|Query)Command$/.test(s.command) && s.tables.some((t) => t === SESSIONS || t === ORDERS));
   return { sent, reads };
@@ -107,11 +107,11 @@ describe('a hosted session, its order and its payment: one read', () => {
   it('a throttled read is a 503 with Retry-After, and nothing was paid', async () => {
     const world = await seedWorld();
     const token = await sessionTokenFor(world);
-    const original = documentClient.send;
+    const original = documentClient.send.bind(documentClient) as (command: unknown, options?: unknown) => Promise<unknown>;
     vi.spyOn(documentClient, 'send').mockImplementation(((command: { constructor: { name: string } }, options?: unknown) =>
       command.constructor.name === 'BatchGetCommand'
         ? Promise.reject(Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' }))
-        : original.call(documentClient, command as never, options as never)) as never);
+        : original(command, options)) as never);
     const refused = await pay(world, token, await checkoutResponse());
     expect(refused.status).toBe(503);
     expect(refused.headers['Retry-After'] ?? refused.headers['retry-after']).toBeDefined();

@@ -29,22 +29,37 @@ export type LeaseResult =
 export async function takeLease(deps: PaymentDeps, payment: Payment, claim: LeaseClaim): Promise<LeaseResult> {
   const leaseId = randomUUID();
   const now = deps.now();
-  try {
-    const taken = await deps.payments.acquireLease(payment, { ...claim, leaseId, leaseUntil: now + deps.settings.leaseMs, now });
-    return { kind: 'held', leaseId, taken };
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    const current = await currentOf(deps, payment, error);
-    // Our write landed, its answer was lost, and the SDK's retry met our own lease: it is ours.
-    // What it replaced is unknown, so count it as a takeover (the acquirer is asked first).
-    if (current?.state === 'PROCESSING' && current.leaseId === leaseId) {
-      return { kind: 'held', leaseId, taken: { takeover: true, ...(current.parkedUntil ? { parkedUntil: current.parkedUntil } : {}) } };
+  // The item just read says which transition to ask for; if it changed since (released, or
+  // leased and expired meanwhile), the other one is asked for once, as one OR-ed condition would.
+  let takeover = payment.state === 'PROCESSING';
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const taken = await deps.payments.acquireLease(payment, { ...claim, leaseId, leaseUntil: now + deps.settings.leaseMs, now, takeover });
+      return { kind: 'held', leaseId, taken };
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      const current = await currentOf(deps, payment, error);
+      // Our write landed, its answer was lost, and the SDK's retry met our own lease: it is ours.
+      // What it replaced is unknown, so count it as a takeover (the acquirer is asked first).
+      if (current?.state === 'PROCESSING' && current.leaseId === leaseId) {
+        return { kind: 'held', leaseId, taken: { takeover: true, ...(current.parkedUntil ? { parkedUntil: current.parkedUntil } : {}) } };
+      }
+      const other = !takeover ? current !== undefined && takeable(current, claim, now) : current?.state === claim.from;
+      if (other && attempt === 1) {
+        takeover = !takeover;
+        continue;
+      }
+      if (current?.state === 'PROCESSING' && current.leaseFrom === claim.from && abandonedAt(deps, current) <= now) {
+        return { kind: 'abandoned', current };
+      }
+      return { kind: 'settled', payment: settledOrConflict(deps, current, claim.credential, now) };
     }
-    if (current?.state === 'PROCESSING' && current.leaseFrom === claim.from && abandonedAt(deps, current) <= now) {
-      return { kind: 'abandoned', current };
-    }
-    return { kind: 'settled', payment: settledOrConflict(deps, current, claim.credential, now) };
   }
+}
+
+/** What the takeover condition (payment-repository.ts) lets through: an expired lease of the same credential. */
+function takeable(current: Payment, claim: LeaseClaim, now: number): boolean {
+  return current.state === 'PROCESSING' && current.leaseFrom === claim.from && (current.leaseUntil ?? 0) < now && current.leaseCredential === claim.credential;
 }
 
 /**

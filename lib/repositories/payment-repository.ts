@@ -14,6 +14,12 @@ export interface LeaseRequest {
   now: number;
   /** Who may take an expired lease over: the same checkout response, card or 3DS transaction. */
   credential: string;
+  /**
+   * Which transition is asked for: from `from` (default), or over an expired lease from `from`
+   * held for the same credential. One condition each, not both OR-ed: the caller knows from
+   * the item it read which one applies (lib/payments/lease.ts asks for the other if that changed).
+   */
+  takeover?: boolean;
   /** What the attempt pays with, masked: recorded if another attempt must settle this lease. */
   masked?: MaskedPaymentMethod;
   /** The checkout's SRC ids: kept from the lease on, so whoever settles it can confirm to the network. */
@@ -65,8 +71,8 @@ export class PaymentRepository {
   }
 
   /**
-   * Takes the lease: from `from`, or over an expired lease from `from` held for the same
-   * credential (a takeover with another card or checkout response is refused). Throws
+   * Takes the lease: from `from`, or (`takeover`) over an expired lease from `from` held for the
+   * same credential (a takeover with another card or checkout response is refused). Throws
    * ConditionFailed, carrying the item as it was when the engine returns it. Answers what the
    * lease replaced, so the caller knows whether an earlier attempt may have reached the acquirer.
    */
@@ -82,15 +88,14 @@ export class PaymentRepository {
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
           UpdateExpression: `SET #state = :processing, leaseId = :leaseId, leaseUntil = :until, leaseFrom = :from, version = version + :one, updatedAt = :at, ${sets.join(', ')}`,
-          ConditionExpression:
-            '#state = :from OR (#state = :processing AND leaseFrom = :from AND leaseUntil < :now AND leaseCredential = :leaseCredential)',
+          ConditionExpression: lease.takeover ? TAKEOVER_CONDITION : '#state = :from',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
             ':processing': 'PROCESSING',
             ':leaseId': lease.leaseId,
             ':until': lease.leaseUntil,
             ':from': lease.from,
-            ':now': lease.now,
+            ...(lease.takeover ? { ':now': lease.now } : {}),
             ':one': 1,
             ':at': nowIso(),
             ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [`:${name}`, value])),
@@ -206,6 +211,9 @@ export class PaymentRepository {
     await dynamo(() => this.client.send(new DeleteCommand({ TableName: this.table, Key: pendingKey(orderRef, paymentRef) })));
   }
 }
+
+/** An expired lease, from the same state, held for the same credential. */
+const TAKEOVER_CONDITION = '#state = :processing AND leaseFrom = :from AND leaseUntil < :now AND leaseCredential = :leaseCredential';
 
 const key = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: paymentSk(paymentRef) });
 const pendingKey = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: `${paymentSk(paymentRef)}#3DS` });

@@ -31,10 +31,10 @@ export async function failWithoutAuthorization(
     if (known) {
       facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });
       const patch = { ...outcomePatch(known, order, payment.paymentRef), ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}) };
-      return writeFinal(deps, order, payment, lease.leaseId, patch, claim.credentialKey);
+      return writeFinal(deps, order, payment, lease.leaseId, patch, claim.credentialKey, lease.taken.leased);
     }
   }
-  const failed = await writeFinal(deps, order, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey);
+  const failed = await writeFinal(deps, order, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey, lease.taken.leased);
   await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   facts.logger.info('payment failed without authorization', { paymentRef: payment.paymentRef, code: failure.code });
   return failed;

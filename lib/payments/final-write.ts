@@ -21,12 +21,21 @@ export const FINAL_WRITE = { budgetMs: 6_000, firstBackoffMs: 100, minRemainingM
  * Gives up with 503: the payment keeps its lease, and the attempt that takes it over after
  * expiry asks the acquirer's lookup and records that outcome (never a second authorization).
  */
-export async function writeFinal(deps: PaymentDeps, order: Order, payment: Payment, leaseId: string, patch: FinalPatch, credential?: string): Promise<Payment> {
+export async function writeFinal(
+  deps: PaymentDeps,
+  order: Order,
+  payment: Payment,
+  leaseId: string,
+  patch: FinalPatch,
+  credential?: string,
+  /** The payment as our own lease left it (LeaseTaken.leased), when known. */
+  leased?: Payment,
+): Promise<Payment> {
   const giveUpAt = deps.now() + FINAL_WRITE.budgetMs;
   let backoff = FINAL_WRITE.firstBackoffMs;
   // The events are made once: a retried write that already landed must not announce twice.
   const now = deps.now();
-  const after: Payment = { ...payment, ...patch, updatedAt: new Date(now).toISOString() };
+  const after: Payment = { ...(leased ?? payment), ...patch, updatedAt: new Date(now).toISOString() };
   // One millisecond apart, so that their ids (time-ordered) keep the order: authorised, then captured.
   const paymentEvents = authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, after, now + index));
   // A payment link's order: the same write marks the link paid for its merchant (SPEC 4.14).
@@ -35,7 +44,7 @@ export async function writeFinal(deps: PaymentDeps, order: Order, payment: Payme
   const events = [...paymentEvents, ...authorizationConfirmations(order, after, now)];
   for (;;) {
     try {
-      return await deps.payments.finish(payment, leaseId, patch, credential, events, now);
+      return await deps.payments.finish(payment, leaseId, patch, credential, events, now, leased);
     } catch (error) {
       if (error instanceof ConditionFailed) {
         const current = await currentOf(deps, payment, error);

@@ -42,7 +42,7 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
       // Our write landed, its answer was lost, and the SDK's retry met our own lease: it is ours.
       // What it replaced is unknown, so count it as a takeover (the acquirer is asked first).
       if (current?.state === 'PROCESSING' && current.leaseId === leaseId) {
-        return { kind: 'held', leaseId, taken: { takeover: true, ...(current.parkedUntil ? { parkedUntil: current.parkedUntil } : {}) } };
+        return { kind: 'held', leaseId, taken: { takeover: true, ...(current.parkedUntil ? { parkedUntil: current.parkedUntil } : {}), leased: current } };
       }
       const other = !takeover ? current !== undefined && takeable(current, claim, now) : current?.state === claim.from;
       if (other && attempt === 1) {

@@ -65,7 +65,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   const { payment, order } = ctx;
   const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from), error, facts);
   const park = (until: number, error: unknown) => giveBack(deps, payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
-  const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts);
+  const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
 
   // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
   // cancel crossing this payment sees it or is seen, and by every holder, takeovers included: no
@@ -90,7 +90,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
     const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
-    const waiting = await writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey);
+    const waiting = await writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey, taken.leased);
     recordThreeDsStepUp(environmentOf(ctx));
     return waiting;
   }
@@ -143,10 +143,10 @@ async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAt
   return challenge;
 }
 
-async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, leaseId: string, outcome: AuthorizationOutcome, facts: RequestFacts): Promise<Payment> {
+async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, leaseId: string, outcome: AuthorizationOutcome, facts: RequestFacts, leased: Payment | undefined): Promise<Payment> {
   const { payment, order } = ctx;
   const patch = { ...outcomePatch(outcome, order, payment.paymentRef), ...masked(attempt) };
-  const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey);
+  const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey, leased);
   recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
   facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });
   if (attempt.from === 'AWAIT_3DS') await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);

@@ -32,7 +32,16 @@ export interface LeaseTaken {
   takeover: boolean;
   /** Epoch ms: an earlier authorization may still be in flight to the acquirer until then. */
   parkedUntil?: number;
+  /**
+   * The payment as this lease left it, when known (the old item with the lease's changes): only
+   * the holder changes a leased payment, so the final write knows what it leaves without asking
+   * DynamoDB to send the whole item back (`finish`).
+   */
+  leased?: Payment;
 }
+
+/** What only a lease holds; the final write and a release remove them. */
+const LEASE_FIELDS = ['leaseId', 'leaseUntil', 'leaseFrom', 'leaseCredential', 'leaseMasked', 'parkedUntil'] as const;
 export type FinalPatch = Partial<
   Pick<Payment, 'paymentMethod' | 'srcCheckout' | 'eci' | 'authorization' | 'threeDs' | 'failure' | 'capturedAmount' | 'refundedAmount' | 'capturable' | 'refundable' | 'operations'>
 > & {
@@ -82,6 +91,7 @@ export class PaymentRepository {
     if (lease.payerIp) extra.payerIp = lease.payerIp;
     if (lease.srcCheckout) extra.srcCheckout = lease.srcCheckout;
     const sets = Object.keys(extra).map((name) => `${name} = :${name}`);
+    const at = nowIso();
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
@@ -97,7 +107,7 @@ export class PaymentRepository {
             ':from': lease.from,
             ...(lease.takeover ? { ':now': lease.now } : {}),
             ':one': 1,
-            ':at': nowIso(),
+            ':at': at,
             ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [`:${name}`, value])),
           },
           // The old item is small; it says whether this was a takeover without another read.
@@ -107,7 +117,10 @@ export class PaymentRepository {
       ),
     );
     const old = Attributes ?? {};
-    return { takeover: old.state === 'PROCESSING', ...(typeof old.parkedUntil === 'number' ? { parkedUntil: old.parkedUntil } : {}) };
+    const taken = { takeover: old.state === 'PROCESSING', ...(typeof old.parkedUntil === 'number' ? { parkedUntil: old.parkedUntil } : {}) };
+    if (old.kind !== 'PAYMENT' || typeof old.version !== 'number') return taken; // an engine that sent nothing back
+    const leased: Payment = { ...stripItem<Payment>(old), state: 'PROCESSING', leaseId: lease.leaseId, leaseUntil: lease.leaseUntil, leaseFrom: lease.from, version: old.version + 1, updatedAt: at, ...(extra as Partial<Payment>) };
+    return { ...taken, leased };
   }
 
   /**
@@ -115,7 +128,16 @@ export class PaymentRepository {
    * item as it was). `settledBy` records which lease wrote it, so a retry of a write whose
    * answer was lost recognises its own result.
    */
-  async finish(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, patch: FinalPatch, credential: string | undefined, events: readonly OutboxEntry[], now: number): Promise<Payment> {
+  async finish(
+    payment: Pick<Payment, 'orderRef' | 'paymentRef'>,
+    leaseId: string,
+    patch: FinalPatch,
+    credential: string | undefined,
+    events: readonly OutboxEntry[],
+    now: number,
+    /** The payment as this very lease left it (LeaseTaken.leased): then nothing is sent back. */
+    leased?: Payment,
+  ): Promise<Payment> {
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
     const k = key(payment.orderRef, payment.paymentRef);
     const outbox = appendToOutbox(k.pk, events, now);
@@ -132,7 +154,7 @@ export class PaymentRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: k,
-          UpdateExpression: `SET ${sets.join(', ')} REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, leaseMasked, parkedUntil`,
+          UpdateExpression: `SET ${sets.join(', ')} REMOVE ${LEASE_FIELDS.join(', ')}`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: Object.fromEntries(fields.map(([name]) => [`#${name}`, name])),
           ExpressionAttributeValues: {
@@ -144,12 +166,14 @@ export class PaymentRepository {
             ...(credential ? { ':credential': credential } : {}),
             ...outbox.values,
           },
-          ReturnValues: 'ALL_NEW',
+          // The condition (our lease) means nobody else changed it since `leased`: what the
+          // write leaves is known here, so the engine need not send the whole item back.
+          ReturnValues: leased ? 'NONE' : 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
     );
-    return stripItem<Payment>(Attributes!);
+    return leased ? settledFrom(leased, patch, { version: leased.version + 1, updatedAt: new Date(now).toISOString(), settledBy: leaseId, credential }) : stripItem<Payment>(Attributes!);
   }
 
   /**
@@ -162,7 +186,7 @@ export class PaymentRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: 'SET #state = :to, version = version + :one, updatedAt = :at REMOVE leaseId, leaseUntil, leaseFrom, leaseCredential, leaseMasked, parkedUntil',
+          UpdateExpression: `SET #state = :to, version = version + :one, updatedAt = :at REMOVE ${LEASE_FIELDS.join(', ')}`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: { ':to': to, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': nowIso() },
@@ -210,6 +234,15 @@ export class PaymentRepository {
   async deletePendingThreeDs(orderRef: string, paymentRef: string): Promise<void> {
     await dynamo(() => this.client.send(new DeleteCommand({ TableName: this.table, Key: pendingKey(orderRef, paymentRef) })));
   }
+}
+
+/** The final write's result, from the item as the lease left it: its SETs applied, the lease's fields removed. */
+export function settledFrom(leased: Payment, patch: FinalPatch, written: { version: number; updatedAt: string; settledBy: string; credential: string | undefined }): Payment {
+  const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
+  const after: Record<string, unknown> = { ...leased, ...fields, version: written.version, updatedAt: written.updatedAt, settledBy: written.settledBy };
+  if (written.credential) after.settledCredential = written.credential;
+  for (const field of LEASE_FIELDS) delete after[field];
+  return after as unknown as Payment;
 }
 
 /** An expired lease, from the same state, held for the same credential. */

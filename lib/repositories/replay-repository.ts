@@ -16,7 +16,7 @@ export interface Refusal {
 
 /**
  * The replay guard of SPEC 4.3 step 4: one item per checkout response (hashed jti or
- * srcCorrelationId), claimed by one payment with a conditional put. An expired claim
+ * srcCorrelationId), claimed by one payment with a conditional write. An expired claim
  * counts as absent even before TTL deletes it.
  */
 export class ReplayRepository {
@@ -27,6 +27,35 @@ export class ReplayRepository {
   ) {}
 
   async claim(replayKey: string, paymentRef: string, now = Date.now()): Promise<ReplayClaim> {
+    // Nearly always the checkout response is new: the cheapest condition, and nothing to send
+    // back. A claim already there (a repeat, a replay, an expired claim) goes the longer way.
+    try {
+      await dynamo(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: { pk: replayKey },
+            UpdateExpression: 'SET paymentRef = :payment, expiresAt = :expiresAt',
+            ConditionExpression: 'attribute_not_exists(pk)',
+            ExpressionAttributeValues: { ':payment': paymentRef, ':expiresAt': epochSeconds(now) + this.ttlSeconds },
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return { outcome: 'claimed' };
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      // The holder comes with the failed condition on real DynamoDB; dynalite needs a read.
+      const holder = error.existing ?? (await this.read(replayKey));
+      // What the longer way's condition would refuse: another payment's claim, not expired.
+      const heldByAnother = holder !== undefined && holder.paymentRef !== paymentRef && !(Number(holder.expiresAt) < epochSeconds(now));
+      if (heldByAnother) return { outcome: 'held', paymentRef: String(holder.paymentRef ?? '') };
+    }
+    return this.claimExisting(replayKey, paymentRef, now);
+  }
+
+  /** The claim is there: ours again (its refusal, if any), expired (taken over), or another payment's. */
+  private async claimExisting(replayKey: string, paymentRef: string, now: number): Promise<ReplayClaim> {
     try {
       const { Attributes } = await dynamo(() =>
         this.client.send(

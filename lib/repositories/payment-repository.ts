@@ -141,8 +141,10 @@ export class PaymentRepository {
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
     const k = key(payment.orderRef, payment.paymentRef);
     const outbox = appendToOutbox(k.pk, events, now);
+    // Short placeholders (#p0 = :p0, …): the expression is parsed on every write, and the
+    // patch's names are in ExpressionAttributeNames for whoever reads the request.
     const sets = [
-      ...fields.map(([name]) => `#${name} = :${name}`),
+      ...fields.map((_, index) => `#p${index} = :p${index}`),
       'version = version + :one',
       'updatedAt = :at',
       'settledBy = :leaseId',
@@ -156,9 +158,9 @@ export class PaymentRepository {
           Key: k,
           UpdateExpression: `SET ${sets.join(', ')} REMOVE ${LEASE_FIELDS.join(', ')}`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
-          ExpressionAttributeNames: Object.fromEntries(fields.map(([name]) => [`#${name}`, name])),
+          ExpressionAttributeNames: { '#state': 'state', ...Object.fromEntries(fields.map(([name], index) => [`#p${index}`, name])) },
           ExpressionAttributeValues: {
-            ...Object.fromEntries(fields.map(([name, value]) => [`:${name}`, value])),
+            ...Object.fromEntries(fields.map(([, value], index) => [`:p${index}`, value])),
             ':processing': 'PROCESSING',
             ':leaseId': leaseId,
             ':one': 1,

@@ -44,12 +44,16 @@ export function unknownKid(): never {
   throw new CheckoutSignatureInvalidError(undefined, { cause: new Error('unknown kid') });
 }
 
-/** Resolves by `kid` only, importing the JWK for the header's (already allow-listed) alg. */
+/**
+ * Resolves by `kid` only, importing the JWK for the header's (already allow-listed) alg. A key
+ * whose type does not fit that alg (an EC key's kid under RS256) is no key for it, as in
+ * lib/jose/jwks-source.ts: unknown, a 422 — not jose's import error.
+ */
 export function jwksResolver(keys: JWK[]): KeyResolver {
   return async ({ alg, kid }) => {
     const jwk = keys.find((k) => k.kid === kid);
     if (!jwk) unknownKid();
-    return (await importJWK(jwk, alg)) as CryptoKey;
+    return (await importJWK(jwk, alg).catch(() => unknownKid())) as CryptoKey;
   };
 }
 

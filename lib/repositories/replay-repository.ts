@@ -28,34 +28,32 @@ export class ReplayRepository {
 
   async claim(replayKey: string, paymentRef: string, now = Date.now()): Promise<ReplayClaim> {
     // Nearly always the checkout response is new: the cheapest condition, and nothing to send
-    // back. A claim already there (a repeat, a replay, an expired claim) goes the longer way.
-    try {
-      await dynamo(() =>
-        this.client.send(
-          new UpdateCommand({
-            TableName: this.table,
-            Key: { pk: replayKey },
-            UpdateExpression: 'SET paymentRef = :payment, expiresAt = :expiresAt',
-            ConditionExpression: 'attribute_not_exists(pk)',
-            ExpressionAttributeValues: { ':payment': paymentRef, ':expiresAt': epochSeconds(now) + this.ttlSeconds },
-            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
-          }),
-        ),
-      );
-      return { outcome: 'claimed' };
-    } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
-      // The holder comes with the failed condition on real DynamoDB; dynalite needs a read.
-      const holder = error.existing ?? (await this.read(replayKey));
-      // What the longer way's condition would refuse: another payment's claim, not expired.
-      const heldByAnother = holder !== undefined && holder.paymentRef !== paymentRef && !(Number(holder.expiresAt) < epochSeconds(now));
-      if (heldByAnother) return { outcome: 'held', paymentRef: String(holder.paymentRef ?? '') };
+    // back. A claim already there (a repeat, a replay, an expired claim) goes the longer way,
+    // unless the item the failed condition returned is another payment's live claim.
+    const first = await this.write(replayKey, paymentRef, now, 'new');
+    if (first.claimed) return { outcome: 'claimed' };
+    const holder = first.holder;
+    // What the longer way's condition would refuse: another payment's claim, not expired.
+    if (holder !== undefined && holder.paymentRef !== paymentRef && !(Number(holder.expiresAt) < epochSeconds(now))) {
+      return { outcome: 'held', paymentRef: String(holder.paymentRef ?? '') };
     }
-    return this.claimExisting(replayKey, paymentRef, now);
+    const again = await this.write(replayKey, paymentRef, now, 'existing');
+    if (!again.claimed) return { outcome: 'held', paymentRef: String(again.holder?.paymentRef ?? '') };
+    const refused = again.old?.refused as { paymentRef?: unknown; code?: unknown; detail?: unknown } | undefined;
+    // Only this payment's own refusal counts (an expired claim of another may leave one behind).
+    if (refused?.paymentRef === paymentRef && isRefusalCode(refused.code)) {
+      return { outcome: 'claimed', refused: { code: refused.code, detail: String(refused.detail ?? '') } };
+    }
+    return { outcome: 'claimed' };
   }
 
-  /** The claim is there: ours again (its refusal, if any), expired (taken over), or another payment's. */
-  private async claimExisting(replayKey: string, paymentRef: string, now: number): Promise<ReplayClaim> {
+  /**
+   * One conditional write of the claim: `new` only where there is none; `existing` also over an
+   * expired claim or this payment's own (and then sends the old item back, for its refusal).
+   * A lost condition answers the item that won (returned with it, or read: dynalite).
+   */
+  private async write(replayKey: string, paymentRef: string, now: number, kind: 'new' | 'existing') {
+    const expiresAt = epochSeconds(now) + this.ttlSeconds;
     try {
       const { Attributes } = await dynamo(() =>
         this.client.send(
@@ -63,24 +61,21 @@ export class ReplayRepository {
             TableName: this.table,
             Key: { pk: replayKey },
             UpdateExpression: 'SET paymentRef = :payment, expiresAt = :expiresAt',
-            ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now OR paymentRef = :payment',
-            ExpressionAttributeValues: { ':now': epochSeconds(now), ':payment': paymentRef, ':expiresAt': epochSeconds(now) + this.ttlSeconds },
-            ReturnValues: 'ALL_OLD',
+            ...(kind === 'new'
+              ? { ConditionExpression: 'attribute_not_exists(pk)', ExpressionAttributeValues: { ':payment': paymentRef, ':expiresAt': expiresAt } }
+              : {
+                  ConditionExpression: 'attribute_not_exists(pk) OR expiresAt < :now OR paymentRef = :payment',
+                  ExpressionAttributeValues: { ':now': epochSeconds(now), ':payment': paymentRef, ':expiresAt': expiresAt },
+                  ReturnValues: 'ALL_OLD' as const,
+                }),
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
           }),
         ),
       );
-      const refused = Attributes?.refused as { paymentRef?: unknown; code?: unknown; detail?: unknown } | undefined;
-      // Only this payment's own refusal counts (an expired claim of another may leave one behind).
-      if (refused?.paymentRef === paymentRef && isRefusalCode(refused.code)) {
-        return { outcome: 'claimed', refused: { code: refused.code, detail: String(refused.detail ?? '') } };
-      }
-      return { outcome: 'claimed' };
+      return { claimed: true as const, old: Attributes };
     } catch (error) {
       if (!(error instanceof ConditionFailed)) throw error;
-      // The holder comes with the failed condition on real DynamoDB; dynalite needs a read.
-      const holder = error.existing ?? (await this.read(replayKey));
-      return { outcome: 'held', paymentRef: String(holder?.paymentRef ?? '') };
+      return { claimed: false as const, holder: error.existing ?? (await this.read(replayKey)) };
     }
   }
 

@@ -5,7 +5,7 @@ import { authorizationEventTypes, paymentEvent, paymentLinkPaidEvent } from '../
 import { DependencyUnavailableError } from '../errors.js';
 import { authorizationConfirmations } from '../network/confirmation.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
-import type { FinalPatch } from '../repositories/payment-repository.js';
+import { settledFrom, type FinalPatch } from '../repositories/payment-repository.js';
 import type { PaymentDeps } from './deps.js';
 import { currentOf, settledOrConflict } from './lease.js';
 
@@ -35,7 +35,10 @@ export async function writeFinal(
   let backoff = FINAL_WRITE.firstBackoffMs;
   // The events are made once: a retried write that already landed must not announce twice.
   const now = deps.now();
-  const after: Payment = { ...(leased ?? payment), ...patch, updatedAt: new Date(now).toISOString() };
+  const updatedAt = new Date(now).toISOString();
+  // What the write leaves, when our lease says what it wrote over (so nothing is sent back).
+  const settled = leased && settledFrom(leased, patch, { version: leased.version + 1, updatedAt, settledBy: leaseId, credential });
+  const after: Payment = settled ?? { ...payment, ...patch, updatedAt };
   // One millisecond apart, so that their ids (time-ordered) keep the order: authorised, then captured.
   const paymentEvents = authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, after, now + index));
   // A payment link's order: the same write marks the link paid for its merchant (SPEC 4.14).
@@ -44,7 +47,7 @@ export async function writeFinal(
   const events = [...paymentEvents, ...authorizationConfirmations(order, after, now)];
   for (;;) {
     try {
-      return await deps.payments.finish(payment, leaseId, patch, credential, events, now, leased);
+      return await deps.payments.finish(payment, leaseId, patch, credential, events, now, settled);
     } catch (error) {
       if (error instanceof ConditionFailed) {
         const current = await currentOf(deps, payment, error);

@@ -135,8 +135,8 @@ export class PaymentRepository {
     credential: string | undefined,
     events: readonly OutboxEntry[],
     now: number,
-    /** The payment as this very lease left it (LeaseTaken.leased): then nothing is sent back. */
-    leased?: Payment,
+    /** What this write leaves (`settledFrom` the item as our lease left it): then nothing is sent back. */
+    settled?: Payment,
   ): Promise<Payment> {
     const fields = Object.entries(patch).filter(([, value]) => value !== undefined);
     const k = key(payment.orderRef, payment.paymentRef);
@@ -168,14 +168,14 @@ export class PaymentRepository {
             ...(credential ? { ':credential': credential } : {}),
             ...outbox.values,
           },
-          // The condition (our lease) means nobody else changed it since `leased`: what the
-          // write leaves is known here, so the engine need not send the whole item back.
-          ReturnValues: leased ? 'NONE' : 'ALL_NEW',
+          // The condition (our lease) means nobody else changed it since the lease: what the
+          // write leaves is known to the caller, so the engine need not send the whole item back.
+          ReturnValues: settled ? 'NONE' : 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),
       ),
     );
-    return leased ? settledFrom(leased, patch, { version: leased.version + 1, updatedAt: new Date(now).toISOString(), settledBy: leaseId, credential }) : stripItem<Payment>(Attributes!);
+    return settled ?? stripItem<Payment>(Attributes!);
   }
 
   /**

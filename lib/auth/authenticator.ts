@@ -8,7 +8,7 @@ import type { OrderSnapshot, PaymentReadAhead } from '../repositories/order-repo
 export interface SessionLookup {
   findByTokenHash(tokenHash: string): Promise<HostedSession | undefined>;
   /** The session plus the order and payment a payment route names, in one read. */
-  findWithPayment?(tokenHash: string, ids: PaymentIdsInPath): Promise<{ session: HostedSession | undefined; order: OrderSnapshot | undefined }>;
+  findWithPayment(tokenHash: string, ids: PaymentIdsInPath): Promise<{ session: HostedSession | undefined; order: OrderSnapshot | undefined }>;
 }
 
 export interface PaymentIdsInPath {
@@ -47,7 +47,6 @@ export class Authenticator {
   async authenticateReadingAhead(header: string | undefined, ids: PaymentIdsInPath): Promise<Authenticated> {
     const token = bearerToken(header);
     if (!isSessionTokenShaped(token)) return { principal: await this.accessTokens.verify(token) };
-    if (!this.sessions.findWithPayment) return { principal: await this.authenticate(header) };
     const { session, order } = await this.sessions.findWithPayment(hashSessionToken(token), ids);
     return { principal: this.sessionPrincipal(session), readAhead: { ...ids, found: order } };
   }

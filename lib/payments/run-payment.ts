@@ -68,14 +68,18 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
 
   // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
-  // cancel crossing this payment sees it or is seen, and by every holder, takeovers included: no
-  // attempt on a cancelled link ever reached the acquirer, so the lease may be given back. Only a
-  // failed read keeps a takeover's lease parked (its earlier attempt may still land).
-  await assertLinkNotCancelled(deps.links, order).catch((error: unknown) =>
-    taken.takeover && !(error instanceof PaymentStateConflictError) ? park(taken.parkedUntil ?? deps.now(), error) : release(error),
-  );
+  // cancel crossing this payment sees it or is seen, and by every holder, takeovers included. A
+  // takeover checks it only after the acquirer's lookup: the link may have been cancelled while
+  // the earlier attempt was at the acquirer (a cancel whose re-check or undo failed), and what
+  // the acquirer did must be recorded, never given back as STARTED. Only a failed read keeps a
+  // takeover's lease parked.
+  const linkOpen = () =>
+    assertLinkNotCancelled(deps.links, order).catch((error: unknown) =>
+      taken.takeover && !(error instanceof PaymentStateConflictError) ? park(taken.parkedUntil ?? deps.now(), error) : release(error),
+    );
 
-  if (taken.takeover) {
+  if (!taken.takeover) await linkOpen();
+  else {
     const parkedUntil = taken.parkedUntil ?? deps.now();
     const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) => park(parkedUntil, error));
     facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, known: known !== undefined, parkedUntil: taken.parkedUntil });
@@ -84,6 +88,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
       const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(parkedUntil - deps.now()) });
       return park(parkedUntil, wait);
     }
+    await linkOpen();
   }
 
   const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';

@@ -7,6 +7,7 @@ import { documentClient } from '../../lib/aws/clients.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { paymentRepository } from '../../lib/composition/payments.js';
+import { authorizer } from '../../lib/composition/acquirers.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { invoke } from '../support/invoke.js';
 import { cancelPaymentLink, newLinkRef, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
@@ -105,6 +106,24 @@ describe('a cancelled link takes no money', () => {
     const paid = await pay(ids, session.token, await checkoutResponse());
     expect(paid.status).toBe(409);
     expect(await paymentState(ids)).toBe('STARTED');
+  });
+
+  it('a takeover on a link cancelled while the earlier attempt was at the acquirer records what the acquirer did, never gives it back as STARTED', async () => {
+    // The cancel's re-check (or its undo) failed after its write: the link stays cancelled while
+    // the first attempt's authorization landed. The takeover must ask the acquirer first.
+    const { linkRef, session, ids } = await openedLink();
+    const acquire = paymentRepository.acquireLease.bind(paymentRepository);
+    vi.spyOn(paymentRepository, 'acquireLease').mockImplementationOnce(async (payment, lease) => {
+      expect((await cancelPaymentLink(m.outletId, linkRef, token)).status).toBe(200);
+      await acquire(payment, lease);
+      return { takeover: true };
+    });
+    vi.spyOn(authorizer, 'lookup').mockResolvedValueOnce({ approved: true, code: 'A1B2C3', resultCode: '00' });
+    const authorize = vi.spyOn(authorizer, 'authorize');
+    const paid = await pay(ids, session.token, await checkoutResponse());
+    expect(authorize).not.toHaveBeenCalled();
+    expect(paid.status).toBe(200);
+    expect(await paymentState(ids)).toBe('AUTHORISED');
   });
 });
 

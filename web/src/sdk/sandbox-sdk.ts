@@ -1,4 +1,4 @@
-import { encryptCompactJwe } from '../jwe.js';
+import { encryptNewCard } from './encrypt-card.js';
 import {
   SdkError,
   type CheckoutInput,
@@ -79,17 +79,7 @@ export class SandboxClickToPaySdk implements ClickToPaySdk {
   async enrollCard(card: NewCard): Promise<MaskedCard> {
     const key = this.encryptionKey;
     if (!key) throw new SdkError('INIT_FAILED');
-    const encryptedCard = await encryptCompactJwe(
-      JSON.stringify({
-        primaryAccountNumber: card.primaryAccountNumber,
-        panExpirationMonth: card.panExpirationMonth,
-        panExpirationYear: card.panExpirationYear,
-        cardSecurityCode: card.cardSecurityCode,
-        cardholderFullName: card.cardholderName,
-      }),
-      key,
-      key.kid,
-    );
+    const encryptedCard = await encryptNewCard(card, key, 'cardholderFullName');
     const body = await this.call<{ card?: unknown }>(
       '/cards/enroll',
       {

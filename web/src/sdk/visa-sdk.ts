@@ -1,4 +1,4 @@
-import { encryptCompactJwe } from '../jwe.js';
+import { encryptNewCard } from './encrypt-card.js';
 import { loadScript } from './load-script.js';
 import { VisaCardKey } from './visa-card-key.js';
 import { fromNetworkCard, normalise, PendingCards, transactionOptions, withParams } from './network-common.js';
@@ -110,17 +110,7 @@ export class VisaClickToPaySdk implements ClickToPaySdk {
 
   async enrollCard(card: NewCard): Promise<MaskedCard> {
     const key = await this.cardKey.get();
-    const encryptedCard = await encryptCompactJwe(
-      JSON.stringify({
-        primaryAccountNumber: card.primaryAccountNumber,
-        panExpirationMonth: card.panExpirationMonth,
-        panExpirationYear: card.panExpirationYear,
-        cardSecurityCode: card.cardSecurityCode,
-        cardHolderName: card.cardholderName,
-      }),
-      key,
-      key.kid,
-    );
+    const encryptedCard = await encryptNewCard(card, key, 'cardHolderName');
     return this.pending.add(encryptedCard, card);
   }
 

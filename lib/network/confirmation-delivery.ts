@@ -1,10 +1,9 @@
 import { remainingMs } from '../aws/deadline.js';
 import type { Logger } from '../logger.js';
 import { METRIC, metrics } from '../metrics/metrics.js';
-import { ConditionFailed } from '../repositories/dynamo.js';
 import type { ConfirmationRepository } from '../repositories/confirmation-repository.js';
 import type { ItemKey } from '../repositories/event-repository.js';
-import { DELIVERY_RESERVE_MS, type DispatchDeps, type DueOutcome } from '../webhooks/dispatch.js';
+import { DELIVERY_RESERVE_MS, settleAttempt, storeAttempt, type DispatchDeps, type DueOutcome } from '../webhooks/dispatch.js';
 import type { ConfirmationResult, NetworkClient, NetworkConfirmation } from './network-client.js';
 
 /** The delivery worker's side of network confirmations (DispatchDeps.confirmations). */
@@ -31,21 +30,11 @@ export async function deliverConfirmation(deps: DispatchDeps, key: ItemKey, logg
   const confirmation = JSON.parse(stored.body) as NetworkConfirmation;
   const client = deps.confirmations.clients[confirmation.network];
   const result = client ? await confirmSafely(client, confirmation) : { ok: false, error: 'no-network-client', durationMs: 0 };
-  const attempt = { at, ...(result.status !== undefined ? { status: result.status } : {}), ...(result.error ? { error: result.error } : {}), durationMs: result.durationMs };
-  const delay = deps.settings.retryDelaysMs[stored.failures];
-  const next = result.ok ? ({ status: 'DELIVERED' } as const) : delay === undefined ? ({ status: 'FAILED' } as const) : { dueAt: deps.now() + delay };
-  const outcome = result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';
+  const { attempt, next, outcome } = settleAttempt(deps, stored.failures, result, at);
   const log = { confirmationId: confirmation.id, network: confirmation.network, outcome: confirmation.outcome, paymentRef: confirmation.paymentRef, ok: result.ok, status: result.status, error: result.error, attempt: stored.attempts.length + 1, next };
   if (outcome === 'failed') logger.error('network confirmation failed for good', log);
   else logger.info('network confirmation attempt', log);
-  try {
-    await deps.events.recordAttempt(key, claimedUntil, attempt, next);
-  } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
-    logger.warn('network confirmation attempt outlived its claim', { confirmationId: confirmation.id });
-    await deps.events.appendAttempt(key, attempt);
-  }
-  await deps.events.trimAttempts(key, [...stored.attempts, attempt]).catch(() => undefined);
+  await storeAttempt(deps, key, claimedUntil, stored.attempts, attempt, next, () => logger.warn('network confirmation attempt outlived its claim', { confirmationId: confirmation.id }));
   metrics.count(METRIC.networkConfirmations, { outcome: outcome === 'retry' ? 'retrying' : outcome });
   return outcome;
 }

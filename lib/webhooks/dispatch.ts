@@ -4,7 +4,7 @@ import { isOutboxConfirmation } from '../network/confirmation.js';
 import { CONFIRMATION_SK_PREFIX, confirmationKey } from '../repositories/confirmation-repository.js';
 import type { OutboxEntry } from '../repositories/outbox.js';
 import { ConditionFailed } from '../repositories/dynamo.js';
-import { eventKey, type EventRepository, type ItemKey, type StoredEvent } from '../repositories/event-repository.js';
+import { eventKey, type DeliveryAttempt, type EventRepository, type ItemKey, type StoredEvent } from '../repositories/event-repository.js';
 import type { WebhookSender } from './sender.js';
 import { signatureHeaders } from './signing.js';
 import { remainingMs } from '../aws/deadline.js';
@@ -133,24 +133,56 @@ async function notConfigured(deps: DispatchDeps, key: ItemKey, claimedUntil: num
 }
 
 /** Records an attempt's result: delivered, due again after the next delay, or FAILED after the last. */
-async function record(deps: DispatchDeps, key: ItemKey, event: StoredEvent, claimedUntil: number, result: { ok: boolean; status?: number; error?: string; durationMs: number }, at: string, logger: Logger): Promise<DueOutcome> {
-  const attempt = { at, ...(result.status !== undefined ? { status: result.status } : {}), ...(result.error ? { error: result.error } : {}), durationMs: result.durationMs };
-  const delay = deps.settings.retryDelaysMs[event.failures];
-  const next = result.ok ? ({ status: 'DELIVERED' } as const) : delay === undefined ? ({ status: 'FAILED' } as const) : { dueAt: deps.now() + delay };
+async function record(deps: DispatchDeps, key: ItemKey, event: StoredEvent, claimedUntil: number, result: AttemptResult, at: string, logger: Logger): Promise<DueOutcome> {
+  const { attempt, next, outcome } = settleAttempt(deps, event.failures, result, at);
   logger.info('webhook attempt', { eventId: event.id, type: event.type, merchantRef: event.merchantRef, ok: result.ok, status: result.status, error: result.error, attempt: event.attempts.length + 1, next });
+  await storeAttempt(deps, key, claimedUntil, event.attempts, attempt, next, () => logger.warn('webhook attempt outlived its claim', { eventId: event.id }));
+  metrics.count(METRIC.webhookDeliveries, { outcome: outcome === 'retry' ? 'retrying' : outcome });
+  return outcome;
+}
+
+/** What one send (a webhook POST, a network confirmation) came to. */
+export interface AttemptResult {
+  ok: boolean;
+  status?: number;
+  error?: string;
+  durationMs: number;
+}
+
+/**
+ * The attempt as recorded and what follows it (webhooks and network confirmations alike):
+ * delivered, due again after the next backoff delay, or FAILED after the last.
+ */
+export function settleAttempt(deps: DispatchDeps, failures: number, result: AttemptResult, at: string) {
+  const attempt: DeliveryAttempt = { at, ...(result.status !== undefined ? { status: result.status } : {}), ...(result.error ? { error: result.error } : {}), durationMs: result.durationMs };
+  const delay = deps.settings.retryDelaysMs[failures];
+  const next = result.ok ? ({ status: 'DELIVERED' } as const) : delay === undefined ? ({ status: 'FAILED' } as const) : { dueAt: deps.now() + delay };
+  const outcome = result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';
+  return { attempt, next, outcome } as const;
+}
+
+/**
+ * Stores a claimed item's attempt and next state, then trims its history. When the claim ran
+ * out (a very slow send) and another worker took over, or a redelivery superseded it, their
+ * record stands: this attempt only joins the history, and `outlived` is told.
+ */
+export async function storeAttempt(
+  deps: DispatchDeps,
+  key: ItemKey,
+  claimedUntil: number,
+  previous: readonly DeliveryAttempt[],
+  attempt: DeliveryAttempt,
+  next: ReturnType<typeof settleAttempt>['next'],
+  outlived: () => void,
+): Promise<void> {
   try {
     await deps.events.recordAttempt(key, claimedUntil, attempt, next);
   } catch (error) {
-    // The claim ran out (a very slow send) and another worker took over, or a redelivery
-    // superseded it: their record stands; this attempt only joins the history.
     if (!(error instanceof ConditionFailed)) throw error;
-    logger.warn('webhook attempt outlived its claim', { eventId: event.id });
+    outlived();
     await deps.events.appendAttempt(key, attempt);
   }
-  await deps.events.trimAttempts(key, [...event.attempts, attempt]).catch(() => undefined);
-  const outcome = result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';
-  metrics.count(METRIC.webhookDeliveries, { outcome: outcome === 'retry' ? 'retrying' : outcome });
-  return outcome;
+  await deps.events.trimAttempts(key, [...previous, attempt]).catch(() => undefined);
 }
 
 /** Everything due now, a bounded batch, a few at a time (the scheduled sweep and the local loop). */

@@ -10,6 +10,17 @@ const later = '2026-11-23T10:45:30.000Z';
 const amount = { currencyCode: 'AED', value: 1000 };
 const ids = { orderRef: '0f4c5a8e-2f0d-4a4e-9f3a-6d1b2c3e4f50', outletId: 'demo-outlet', paymentRef: '7a1e9c2b-5d3f-4b8a-a6e0-1c2d3e4f5a6b' };
 
+/** The demo merchant as onboarded (MerchantOnboardingRequest) and as configured (MerchantConfig). */
+const demoMerchant = {
+  tenantRef: 'demo-tenant',
+  dpaId: 'dpa-demo-0001',
+  dpaClientId: 'client-demo-0001',
+  dpaName: 'Demo Shop',
+  cardBrands: ['visa', 'mastercard'],
+  locale: 'en_AE',
+  environment: 'sandbox',
+};
+
 const authorisedPayment = {
   ...ids,
   state: 'AUTHORISED',
@@ -80,26 +91,14 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     errors: [{ path: 'amount.value', message: 'Too small: expected number to be >0' }],
   },
   MerchantOnboardingRequest: {
-    tenantRef: 'demo-tenant',
-    dpaId: 'dpa-demo-0001',
-    dpaClientId: 'client-demo-0001',
-    dpaName: 'Demo Shop',
-    cardBrands: ['visa', 'mastercard'],
-    locale: 'en_AE',
-    environment: 'sandbox',
+    ...demoMerchant,
     threeDsPolicy: 'risk-based',
     outlets: ['demo-outlet'],
     redirectOrigins: ['https://shop.example.com'],
   },
   MerchantConfig: {
     merchantRef: 'demo-merchant',
-    tenantRef: 'demo-tenant',
-    dpaId: 'dpa-demo-0001',
-    dpaClientId: 'client-demo-0001',
-    dpaName: 'Demo Shop',
-    cardBrands: ['visa', 'mastercard'],
-    locale: 'en_AE',
-    environment: 'sandbox',
+    ...demoMerchant,
     encryptionKeyId: 'hVx7Qw0m1tJ0XoZbDq8wVnJ0t3V3m7o0h6fXk6b3Q4E',
     clickToPayEnabled: true,
     directWalletEnabled: false,

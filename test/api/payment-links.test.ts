@@ -10,13 +10,11 @@ import { documentClient } from '../../lib/aws/clients.js';
 import { serviceConfig } from '../../lib/config/service-config.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { hashSessionToken } from '../../lib/auth/session-token.js';
-import { configRepository, sessionRepository } from '../../lib/composition/core.js';
-import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { onboardMerchant } from '../../lib/services/merchant-config.js';
+import { sessionRepository } from '../../lib/composition/core.js';
 import { invoke } from '../support/invoke.js';
 import { cancelPaymentLink, createPaymentLink, linkBody, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
 import { pay } from '../support/payments.js';
-import { seedMerchant, setTenant, uniqueRef, type SeededMerchant } from '../support/seed.js';
+import { onboardDemoMerchant, seedMerchant, setTenant, uniqueRef, type SeededMerchant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 
 let token: string;
@@ -31,18 +29,7 @@ beforeAll(async () => {
 
 /** 4.7 again for the same merchant and outlets, with other redirectOrigins. */
 async function onboardAgain(merchant: SeededMerchant, redirectOrigins: string[]) {
-  await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, merchant.merchantRef, {
-    tenantRef: merchant.tenantRef,
-    dpaId: 'dpa-demo',
-    dpaClientId: 'dpa-client-demo',
-    dpaName: 'Demo Shop',
-    cardBrands: ['visa', 'mastercard'],
-    locale: 'en_AE',
-    environment: 'sandbox',
-    threeDsPolicy: 'risk-based',
-    outlets: [merchant.outletId, merchant.otherOutletId],
-    redirectOrigins,
-  });
+  await onboardDemoMerchant(merchant.merchantRef, merchant.tenantRef, [merchant.outletId, merchant.otherOutletId], { redirectOrigins });
 }
 
 async function newLink(body: Record<string, unknown> = {}, merchant = m) {

@@ -31,7 +31,13 @@ export async function seedMerchant(overrides: Partial<MerchantConfig> = {}, opti
   const otherOutletId = uniqueRef('o');
   await setPlatform({ CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: true } });
   await setTenant(tenantRef, { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: options.directWallet ?? false } });
-  await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, merchantRef, {
+  await onboardDemoMerchant(merchantRef, tenantRef, [outletId, otherOutletId], overrides);
+  return { tenantRef, merchantRef, outletId, otherOutletId };
+}
+
+/** 4.7 onboarding of a sandbox "Demo Shop" with these outlets (again, for a merchant already seeded). */
+export function onboardDemoMerchant(merchantRef: string, tenantRef: string, outlets: string[], overrides: Partial<MerchantConfig> = {}) {
+  return onboardMerchant({ config: configRepository, keys: payloadKeyVault }, merchantRef, {
     tenantRef,
     dpaId: 'dpa-demo',
     dpaClientId: 'dpa-client-demo',
@@ -40,10 +46,9 @@ export async function seedMerchant(overrides: Partial<MerchantConfig> = {}, opti
     locale: 'en_AE',
     environment: 'sandbox',
     threeDsPolicy: 'risk-based',
-    outlets: [outletId, otherOutletId],
+    outlets,
     ...overrides,
   });
-  return { tenantRef, merchantRef, outletId, otherOutletId };
 }
 
 /** A seeded merchant plus one order (and its payment) at the first outlet. */

@@ -1,6 +1,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  answerIssuerChallenge,
   expireSession,
   api,
   chooseCardAndPay,
@@ -12,6 +13,7 @@ import {
   getOrder,
   launchBrowser,
   open,
+  payAndFailChallenge,
   result,
   scenario,
   signInByEmail,
@@ -274,9 +276,7 @@ describe('hosted checkout — paying', () => {
       await chooseCardAndPay(page, '3220');
       await waitForStep(page, 'three-ds', 60_000);
       expect(await page.getByRole('heading', { name: 'Confirm it’s you' }).isVisible()).toBe(true);
-      const frame = page.frameLocator('iframe[title="Verification by your card issuer"]');
-      await frame.getByLabel('Verification code').fill('1234');
-      await frame.getByRole('button', { name: 'Verify' }).click();
+      await answerIssuerChallenge(page, '1234');
       expect(await result(page)).toBe('success');
       expect(await text(page)).toMatch(/Visa •••• 3220/);
     });
@@ -289,15 +289,7 @@ describe('hosted checkout — paying', () => {
       await open(page, checkout.checkoutUrl);
       await signInByEmail(page, 'returning@example.com');
       await enterOtp(page, '123456');
-      await chooseCardAndPay(page, '3220');
-      await waitForStep(page, 'three-ds', 60_000);
-      const frame = page.frameLocator('iframe[title="Verification by your card issuer"]');
-      await frame.getByLabel('Verification code').fill('9999');
-      await frame.getByRole('button', { name: 'Verify' }).click();
-      expect(await result(page)).toBe('declined');
-      expect(await text(page)).toContain('Your bank couldn’t verify this payment');
-      // THREE_DS_FAILED is retryable (the server says so): another card on the same order.
-      expect(await page.getByRole('button', { name: 'Try another card' }).isVisible()).toBe(true);
+      await payAndFailChallenge(page);
       await expectNoLeaks(page);
     });
     const order = await getOrder(checkout);

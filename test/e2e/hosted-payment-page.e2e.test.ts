@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, chooseCardAndPay, e2e, enterOtp, getOrder, launchBrowser, open, result, scenario, signInByEmail, text, waitForStep } from './support.js';
+import { api, chooseCardAndPay, e2e, enterOtp, getOrder, launchBrowser, open, payAndFailChallenge, result, scenario, signInByEmail, text, waitForStep } from './support.js';
 
 /**
  * The hosted payment page (SPEC 4.8): a merchant creates an order with a returnUrl, sends the
@@ -145,14 +145,7 @@ describe('hosted payment page — back to the shop', () => {
     const order = await hostedOrder(2400, { returnUrl: `${shopOrigin}/thanks` });
     await scenario(browser, 'hpp-3ds-failure-return', async ({ page }) => {
       await signInWithCards(page, order);
-      await chooseCardAndPay(page, '3220');
-      await waitForStep(page, 'three-ds', 60_000);
-      const frame = page.frameLocator('iframe[title="Verification by your card issuer"]');
-      await frame.getByLabel('Verification code').fill('9999');
-      await frame.getByRole('button', { name: 'Verify' }).click();
-      expect(await result(page)).toBe('declined');
-      expect(await text(page)).toContain('Your bank couldn’t verify this payment');
-      expect(await page.getByRole('button', { name: 'Try another card' }).isVisible()).toBe(true);
+      await payAndFailChallenge(page);
       await page.getByRole('link', { name: `Back to ${SHOP_NAME}` }).click();
       await expectBackAtShop(page, order, '/thanks');
     });

@@ -145,6 +145,26 @@ export async function chooseCardAndPay(page: Page, lastFour: string): Promise<vo
   await page.getByRole('button', { name: /^Pay / }).click();
 }
 
+/** The issuer's challenge in the page's 3DS iframe: types `code` and presses Verify. */
+export async function answerIssuerChallenge(page: Page, code: string): Promise<void> {
+  const frame = page.frameLocator('iframe[title="Verification by your card issuer"]');
+  await frame.getByLabel('Verification code').fill(code);
+  await frame.getByRole('button', { name: 'Verify' }).click();
+}
+
+/**
+ * Pays with the 3DS card (•••• 3220) and fails its challenge (code 9999): the declined result,
+ * with another card offered (THREE_DS_FAILED is retryable, the server says so).
+ */
+export async function payAndFailChallenge(page: Page): Promise<void> {
+  await chooseCardAndPay(page, '3220');
+  await waitForStep(page, 'three-ds', 60_000);
+  await answerIssuerChallenge(page, '9999');
+  expect(await result(page)).toBe('declined');
+  expect(await text(page)).toContain('Your bank couldn’t verify this payment');
+  expect(await page.getByRole('button', { name: 'Try another card' }).isVisible()).toBe(true);
+}
+
 export async function result(page: Page, timeout = 60_000): Promise<string> {
   const locator = page.locator('[data-result]');
   await locator.waitFor({ timeout });

@@ -1,9 +1,8 @@
-import { remainingMs } from '../aws/deadline.js';
 import type { Logger } from '../logger.js';
 import { METRIC, metrics } from '../metrics/metrics.js';
 import type { ConfirmationRepository } from '../repositories/confirmation-repository.js';
 import type { ItemKey } from '../repositories/event-repository.js';
-import { DELIVERY_RESERVE_MS, settleAttempt, storeAttempt, type DispatchDeps, type DueOutcome } from '../webhooks/dispatch.js';
+import { claimDue, settleAttempt, storeAttempt, type DispatchDeps, type DueOutcome } from '../webhooks/dispatch.js';
 import type { ConfirmationResult, NetworkClient, NetworkConfirmation } from './network-client.js';
 
 /** The delivery worker's side of network confirmations (DispatchDeps.confirmations). */
@@ -21,12 +20,9 @@ export interface ConfirmationDispatch {
  * A retry sends the same confirmation (same id, same body): the network sees one outcome.
  */
 export async function deliverConfirmation(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome> {
-  if (remainingMs() < DELIVERY_RESERVE_MS) return 'skipped';
-  const now = deps.now();
-  const claimedUntil = now + deps.settings.claimMs;
-  const stored = await deps.events.claim(key, now, claimedUntil);
-  if (!stored) return 'skipped';
-  const at = new Date(now).toISOString();
+  const claimed = await claimDue(deps, key);
+  if (!claimed) return 'skipped';
+  const { item: stored, claimedUntil, at } = claimed;
   const confirmation = JSON.parse(stored.body) as NetworkConfirmation;
   const client = deps.confirmations.clients[confirmation.network];
   const result = client ? await confirmSafely(client, confirmation) : { ok: false, error: 'no-network-client', durationMs: 0 };

@@ -97,14 +97,9 @@ export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<Out
  * due again after the next backoff delay, or failed for good after the last.
  */
 export async function deliver(deps: DispatchDeps, key: ItemKey, logger: Logger): Promise<DueOutcome> {
-  // A send takes up to the sender's timeout and its record must land before the invocation's
-  // deadline: with less time left the event stays due for the next invocation (stream or sweep).
-  if (remainingMs() < DELIVERY_RESERVE_MS) return 'skipped';
-  const now = deps.now();
-  const claimedUntil = now + deps.settings.claimMs;
-  const event = await deps.events.claim(key, now, claimedUntil);
-  if (!event) return 'skipped';
-  const at = new Date(now).toISOString();
+  const claimed = await claimDue(deps, key);
+  if (!claimed) return 'skipped';
+  const { item: event, now, claimedUntil, at } = claimed;
   let endpoint: WebhookEndpoint | undefined;
   let headers: Record<string, string>;
   try {
@@ -119,6 +114,21 @@ export async function deliver(deps: DispatchDeps, key: ItemKey, logger: Logger):
   }
   const result = await deps.sender.send({ url: endpoint.url, body: event.body, headers, allowLoopback: endpoint.allowLoopback });
   return record(deps, key, event, claimedUntil, result, at, logger);
+}
+
+/**
+ * Claims a due item (event or network confirmation) for one attempt, or undefined: another
+ * worker holds it, or too little of the invocation is left — a send takes up to the sender's
+ * timeout and its record must land before the deadline, so the item stays due for the next
+ * invocation (stream or sweep).
+ */
+export async function claimDue(deps: DispatchDeps, key: ItemKey): Promise<{ item: StoredEvent; now: number; claimedUntil: number; at: string } | undefined> {
+  if (remainingMs() < DELIVERY_RESERVE_MS) return undefined;
+  const now = deps.now();
+  const claimedUntil = now + deps.settings.claimMs;
+  const item = await deps.events.claim(key, now, claimedUntil);
+  if (!item) return undefined;
+  return { item, now, claimedUntil, at: new Date(now).toISOString() };
 }
 
 /** No webhook (or disabled): recorded once, never sent. A redelivery that took the claim over wins. */

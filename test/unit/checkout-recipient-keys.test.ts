@@ -179,6 +179,14 @@ describe('unknown kid: each configured key, current first', () => {
     expect(v.decrypted).toEqual([arns.current]);
   });
 
+  it('one KMS key listed twice (by id and by ARN) is asked once in the trial', async () => {
+    const client = kms();
+    const send = vi.spyOn(client, 'send');
+    const v = new PayloadKeyVault(client, [CURRENT, PREVIOUS, arns.previous], { logger: { info: vi.fn(), warn: vi.fn() } });
+    await expect(open(await jweOf(VISA, recipient.foreign), v)).rejects.toBeInstanceOf(CheckoutDecryptionFailedError);
+    expect(send.mock.calls.filter(([c]) => c instanceof DecryptCommand).map(([c]) => (c as DecryptCommand).input.KeyId)).toEqual([arns.current, arns.previous]);
+  });
+
   it('keys whose modulus differs from the encrypted key’s length cost no Decrypt', async () => {
     const { KeyMetadata } = await kms().send(new CreateKeyCommand({ KeySpec: 'RSA_3072', KeyUsage: 'ENCRYPT_DECRYPT' }));
     const client = kms();

@@ -322,6 +322,27 @@ describe('GET /pay/{linkRef}', () => {
     expect((await openPaymentLink(link.linkRef)).status).toBe(303);
   });
 
+  it('a link whose outlet the merchant no longer has (re-onboarded without it) is inactive: a 410 page, no order', async () => {
+    const later = await seedMerchant();
+    const link = await newLink({}, later);
+    await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, later.merchantRef, {
+      tenantRef: later.tenantRef,
+      dpaId: 'dpa-demo',
+      dpaClientId: 'dpa-client-demo',
+      dpaName: 'Demo Shop',
+      cardBrands: ['visa', 'mastercard'],
+      locale: 'en_AE',
+      environment: 'sandbox',
+      threeDsPolicy: 'risk-based',
+      outlets: [later.otherOutletId],
+    });
+    const page = await openPaymentLink(link.linkRef);
+    expect(page.status).toBe(410);
+    expect(page.headers['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(page.raw).toContain('can no longer be used');
+    expect((await readPaymentLink(later.outletId, link.linkRef, token)).body.orderRef).toBeUndefined();
+  });
+
   it('DynamoDB unavailable: a 503 HTML page with Retry-After, never JSON or a stack', async () => {
     const link = await newLink();
     vi.spyOn(paymentLinkRepository, 'get').mockRejectedValueOnce(new DependencyUnavailableError(undefined, { cause: new Error('ThrottlingException: secret detail') }));

@@ -325,17 +325,7 @@ describe('GET /pay/{linkRef}', () => {
   it('a link whose outlet the merchant no longer has (re-onboarded without it) is inactive: a 410 page, no order', async () => {
     const later = await seedMerchant();
     const link = await newLink({}, later);
-    await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, later.merchantRef, {
-      tenantRef: later.tenantRef,
-      dpaId: 'dpa-demo',
-      dpaClientId: 'dpa-client-demo',
-      dpaName: 'Demo Shop',
-      cardBrands: ['visa', 'mastercard'],
-      locale: 'en_AE',
-      environment: 'sandbox',
-      threeDsPolicy: 'risk-based',
-      outlets: [later.otherOutletId],
-    });
+    await onboardDemoMerchant(later.merchantRef, later.tenantRef, [later.otherOutletId]);
     const page = await openPaymentLink(link.linkRef);
     expect(page.status).toBe(410);
     expect(page.headers['Content-Type']).toBe('text/html; charset=utf-8');

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
-import { buildSandboxCheckoutResponse } from '../lib/sandbox/checkout-response.js';
-import { sandboxCard } from '../lib/sandbox/sandbox-cards.js';
+import { buildSandboxCheckoutResponse } from '../lib/adapters/sandbox/checkout-response.js';
+import { sandboxCard } from '../lib/adapters/sandbox/sandbox-cards.js';
 
 export interface PreparedPayment {
   outletId: string;
@@ -17,10 +17,10 @@ export async function preparePayments(count: number, dataDir: string, amountValu
   const { configRepository, orderRepository, sessionRepository } = await import('../lib/composition/core.js');
   const { paymentLinkRepository } = await import('../lib/composition/payment-links.js');
   const { payloadKeyVault } = await import('../lib/composition/keys.js');
-  const { upsertPaymentMethods } = await import('../lib/services/payment-methods.js');
-  const { onboardMerchant } = await import('../lib/services/merchant-config.js');
-  const { createOrder } = await import('../lib/services/orders.js');
-  const { createHostedSession } = await import('../lib/services/hosted-sessions.js');
+  const { upsertPaymentMethods } = await import('../lib/core/merchants/payment-methods.js');
+  const { onboardMerchant } = await import('../lib/core/merchants/merchant-config.js');
+  const { createOrder } = await import('../lib/core/orders/orders.js');
+  const { createHostedSession } = await import('../lib/core/orders/hosted-sessions.js');
 
   const on = { enabled: true };
   await upsertPaymentMethods(configRepository, { level: 'platform' }, { CLICK_TO_PAY: on });

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
-import { buildSandboxCheckoutResponse } from '../lib/sandbox/checkout-response.js';
-import { sandboxCard } from '../lib/sandbox/sandbox-cards.js';
+import { buildSandboxCheckoutResponse } from '../lib/adapters/sandbox/checkout-response.js';
+import { sandboxCard } from '../lib/adapters/sandbox/sandbox-cards.js';
 import type { Target } from './load-service.js';
 
 /** One 4.3 request made ready before the clock starts: its own order, payment, session and body. */

@@ -19,7 +19,7 @@
 /**
  * @typedef {object} TableDefinition
  * @property {string} logicalId CloudFormation logical id
- * @property {string} envVar environment variable that carries the table name (lib/config/service-config.ts)
+ * @property {string} envVar environment variable that carries the table name (lib/composition/config/service-config.ts)
  * @property {string} baseName suffix of the physical name `${service}-${stage}-${baseName}`
  * @property {KeySchemaElement[]} keySchema
  * @property {AttributeDefinition[]} attributeDefinitions
@@ -50,7 +50,7 @@ const tables = Object.freeze([
   { logicalId: 'ConfigTable', envVar: 'CONFIG_TABLE', baseName: 'config', ...hashAndRange },
   // Orders and their payments (one partition per order), the merchants' webhook events
   // (partition EVENTS#<merchantRef>) and the sandbox acquirer's ledger. The sparse `due` index
-  // holds only items with webhook work to do (lib/repositories/outbox.ts); the stream feeds
+  // holds only items with webhook work to do (lib/adapters/dynamodb/outbox.ts); the stream feeds
   // the delivery function at once, the index lets a scheduled sweep find anything it missed.
   {
     logicalId: 'OrdersTable',

@@ -3,7 +3,7 @@ import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, publicBaseUrl } from '../../lib/http/params.js';
 import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
-import { cancelPaymentLink } from '../../lib/services/payment-links.js';
+import { cancelPaymentLink } from '../../lib/core/links/payment-links.js';
 
 /** SPEC 4.14 — cancel a link; only from ACTIVE (409 PAYMENT_STATE_CONFLICT otherwise). */
 export const handler = idempotentApiHandler(

@@ -1,12 +1,12 @@
 import { resolve } from 'node:path';
-import { documentClient } from '../../lib/aws/clients.js';
-import { createCheckoutPageHandler } from '../../lib/checkout-page/page-handler.js';
-import { WebAssets } from '../../lib/checkout-page/web-assets.js';
-import { checkoutPageConfig } from '../../lib/config/checkout-page-config.js';
-import { sandboxConfig } from '../../lib/config/sandbox-config.js';
-import { serviceConfig } from '../../lib/config/service-config.js';
-import { acsThreeDsOrigins } from '../../lib/checkout-page/security-headers.js';
-import { SessionRepository } from '../../lib/repositories/session-repository.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { createCheckoutPageHandler } from '../../lib/http/checkout-page/page-handler.js';
+import { WebAssets } from '../../lib/http/checkout-page/web-assets.js';
+import { checkoutPageConfig } from '../../lib/composition/config/checkout-page-config.js';
+import { sandboxConfig } from '../../lib/composition/config/sandbox-config.js';
+import { serviceConfig } from '../../lib/composition/config/service-config.js';
+import { acsThreeDsOrigins } from '../../lib/http/checkout-page/security-headers.js';
+import { SessionRepository } from '../../lib/adapters/dynamodb/session-repository.js';
 
 /**
  * GET /checkout and GET /checkout/assets/{file}: the hosted checkout page.

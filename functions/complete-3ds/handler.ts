@@ -1,9 +1,9 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
-import { toPaymentResource } from '../../lib/domain/payment.js';
+import { toPaymentResource } from '../../lib/core/domain/payment.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, paymentParams, publicBaseUrl } from '../../lib/http/params.js';
-import { completeThreeDs } from '../../lib/payments/complete-three-ds.js';
+import { completeThreeDs } from '../../lib/core/payments/complete-three-ds.js';
 import { completeThreeDsBody } from './schema.js';
 
 

@@ -1,9 +1,9 @@
 import { authenticator, configRepository, orderRepository, sessionRepository } from '../../lib/composition/core.js';
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
-import { serviceConfig } from '../../lib/config/service-config.js';
+import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, orderParams, publicBaseUrl } from '../../lib/http/params.js';
-import { createHostedSession } from '../../lib/services/hosted-sessions.js';
+import { createHostedSession } from '../../lib/core/orders/hosted-sessions.js';
 
 /** SPEC 4.9 — a hosted-session token and checkout URL for one order. */
 export const handler = idempotentApiHandler(

@@ -1,8 +1,8 @@
 import { authenticator, configRepository, orderRepository, sessionRepository } from '../../lib/composition/core.js';
-import { serviceConfig } from '../../lib/config/service-config.js';
+import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, outletParams, publicBaseUrl } from '../../lib/http/params.js';
-import { createOrder } from '../../lib/services/orders.js';
+import { createOrder } from '../../lib/core/orders/orders.js';
 import { createOrderBody } from './schema.js';
 
 /** SPEC 4.8 — create an order and its first payment (and, with a returnUrl, its hosted payment page). */

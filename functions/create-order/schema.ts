@@ -4,7 +4,7 @@ import { amountSchema } from '../../lib/http/amount-schema.js';
 /**
  * A return or cancel URL as a string of bounded length; whether it may be used (scheme,
  * credentials, fragment, the merchant's redirectOrigins) is the use case's 422
- * INVALID_REDIRECT_URL (lib/domain/redirect-url.ts).
+ * INVALID_REDIRECT_URL (lib/core/domain/redirect-url.ts).
  */
 const redirectUrl = z.string().min(1).max(2048);
 

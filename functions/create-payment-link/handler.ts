@@ -2,7 +2,7 @@ import { authenticator } from '../../lib/composition/core.js';
 import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, outletParams, publicBaseUrl } from '../../lib/http/params.js';
-import { createPaymentLink } from '../../lib/services/payment-links.js';
+import { createPaymentLink } from '../../lib/core/links/payment-links.js';
 import { createPaymentLinkBody } from './schema.js';
 
 /** SPEC 4.14 — create a payment link (only while Click to Pay is effectively enabled). */

@@ -2,7 +2,7 @@ import { authenticator, configRepository, orderRepository } from '../../lib/comp
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
-import { retryPayment } from '../../lib/services/payment-retry.js';
+import { retryPayment } from '../../lib/core/orders/payment-retry.js';
 
 /**
  * A new payment on an order after a retryable decline (README "Hosted payment page"): the

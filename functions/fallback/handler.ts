@@ -1,8 +1,8 @@
-import { MethodNotAllowedError, NotFoundError } from '../../lib/errors.js';
+import { MethodNotAllowedError, NotFoundError } from '../../lib/core/errors.js';
 import { problemResponse } from '../../lib/http/problem-details.js';
 import { allowedMethods, routeEntries } from '../../lib/http/route-table.js';
 import type { ApiEvent, ApiResponse } from '../../lib/http/types.js';
-import { fallbackConfig } from '../../lib/config/fallback-config.js';
+import { fallbackConfig } from '../../lib/composition/config/fallback-config.js';
 
 /** The routes this stage deploys: /sandbox/* only where the sandbox is (SANDBOX_ROUTES). */
 const routes = routeEntries({ sandbox: fallbackConfig.SANDBOX_ROUTES === 'deployed' });

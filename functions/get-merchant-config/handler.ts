@@ -2,7 +2,7 @@ import { authenticator, configRepository } from '../../lib/composition/core.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
-import { readMerchantConfig } from '../../lib/services/merchant-config.js';
+import { readMerchantConfig } from '../../lib/core/merchants/merchant-config.js';
 
 /** SPEC 4.1 — any valid token whose scope covers the merchant. */
 export const handler = apiHandler(

@@ -1,7 +1,7 @@
 import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
-import { readOrder } from '../../lib/services/orders.js';
+import { readOrder } from '../../lib/core/orders/orders.js';
 
 /** SPEC 4.8 GET — the order as it is now. */
 export const handler = apiHandler(

@@ -3,7 +3,7 @@ import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery, publicBaseUrl } from '../../lib/http/params.js';
 import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
-import { readPaymentLink } from '../../lib/services/payment-links.js';
+import { readPaymentLink } from '../../lib/core/links/payment-links.js';
 
 /** SPEC 4.14 GET — the link and its state now (expiry applied lazily, PAID from its order). */
 export const handler = apiHandler(

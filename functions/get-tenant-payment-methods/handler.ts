@@ -1,7 +1,7 @@
 import { authenticator, configRepository } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery, tenantParams } from '../../lib/http/params.js';
-import { readPaymentMethods } from '../../lib/services/payment-methods.js';
+import { readPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
 
 /** SPEC 4.6 GET — the stored tenant configuration. */
 export const handler = apiHandler(

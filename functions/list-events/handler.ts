@@ -3,7 +3,7 @@ import { merchantEventsDeps } from '../../lib/composition/merchant-events.js';
 import { eventsQuery } from './query.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams } from '../../lib/http/params.js';
-import { listMerchantEvents } from '../../lib/webhooks/merchant-events.js';
+import { listMerchantEvents } from '../../lib/core/webhooks/merchant-events.js';
 
 
 /** SPEC 4.15 — the merchant's events with their delivery attempts, oldest first. */

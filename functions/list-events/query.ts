@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EVENT_ID } from '../../lib/events/payment-event.js';
+import { EVENT_ID } from '../../lib/core/events/payment-event.js';
 
 /** `?after=<event id>&limit=1..100` (default 50). */
 export const eventsQuery = z

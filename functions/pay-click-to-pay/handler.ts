@@ -1,11 +1,11 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
-import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
-import { toPaymentResource } from '../../lib/domain/payment.js';
+import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
+import { toPaymentResource } from '../../lib/core/domain/payment.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { paymentParams, publicBaseUrl } from '../../lib/http/params.js';
 import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
-import { payWithClickToPay } from '../../lib/payments/pay-with-click-to-pay.js';
+import { payWithClickToPay } from '../../lib/core/payments/pay-with-click-to-pay.js';
 
 /** SPEC 4.3 — pay with the object the Click to Pay SDK's checkout() resolved with. */
 export const handler = idempotentApiHandler(

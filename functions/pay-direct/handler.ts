@@ -1,10 +1,10 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
-import { toPaymentResource } from '../../lib/domain/payment.js';
+import { toPaymentResource } from '../../lib/core/domain/payment.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { paymentParams, publicBaseUrl } from '../../lib/http/params.js';
 import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
-import { payWithDirectWallet } from '../../lib/payments/pay-direct-wallet.js';
+import { payWithDirectWallet } from '../../lib/core/payments/pay-direct-wallet.js';
 import { directWalletBody } from './schema.js';
 
 /** SPEC 4.4 — Direct Wallet: already-decrypted network token data. */

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { paymentDataSchema } from '../../lib/checkout/payment-data.js';
+import { paymentDataSchema } from '../../lib/core/checkout/payment-data.js';
 import { amountSchema } from '../../lib/http/amount-schema.js';
 
 /** SPEC 4.4: the decrypted payload's shape plus optional eci, brand and amount. */

@@ -1,5 +1,5 @@
 import { openPaymentLinkDeps } from '../../lib/composition/payment-links.js';
-import { createPayPageHandler } from '../../lib/payment-links/pay-page-handler.js';
+import { createPayPageHandler } from '../../lib/http/pay-link-page/pay-page-handler.js';
 
 /** GET /pay/{linkRef}: a payment link's public page (SPEC 4.14). No token. */
 export const handler = createPayPageHandler(openPaymentLinkDeps);

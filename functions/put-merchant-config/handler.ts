@@ -2,7 +2,7 @@ import { authenticator, configRepository } from '../../lib/composition/core.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
-import { onboardMerchant } from '../../lib/services/merchant-config.js';
+import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
 import { onboardingBody } from './schema.js';
 
 /** SPEC 4.7 — merchant onboarding; platform token only. */

@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/domain/merchant.js';
-import { normaliseOrigin } from '../../lib/domain/redirect-url.js';
+import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/core/domain/merchant.js';
+import { normaliseOrigin } from '../../lib/core/domain/redirect-url.js';
 import { ref } from '../../lib/http/params.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);

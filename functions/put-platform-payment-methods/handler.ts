@@ -2,7 +2,7 @@ import { authenticator, configRepository } from '../../lib/composition/core.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
-import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
+import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
 
 /** SPEC 4.5 PUT|POST — idempotent upsert of platform-level enablement. */
 export const handler = idempotentApiHandler(

@@ -2,7 +2,7 @@ import { authenticator, configRepository } from '../../lib/composition/core.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, tenantParams } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
-import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
+import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
 
 /** SPEC 4.6 PUT|POST — tenant enablement; 409 when the platform has the method off. */
 export const handler = idempotentApiHandler(

@@ -1,10 +1,10 @@
 import * as z from 'zod';
 import { authenticator } from '../../lib/composition/core.js';
 import { merchantEventsDeps } from '../../lib/composition/merchant-events.js';
-import { EVENT_ID } from '../../lib/events/payment-event.js';
+import { EVENT_ID } from '../../lib/core/events/payment-event.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, ref } from '../../lib/http/params.js';
-import { redeliverMerchantEvent } from '../../lib/webhooks/merchant-events.js';
+import { redeliverMerchantEvent } from '../../lib/core/webhooks/merchant-events.js';
 
 /** SPEC 4.15 — send an event again (202: delivery happens within seconds, signed as usual). */
 export const handler = idempotentApiHandler(

@@ -2,7 +2,7 @@ import { authenticator } from '../../lib/composition/core.js';
 import { webhookConfigDeps } from '../../lib/composition/webhook-secrets.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
-import { rotateWebhookSecret } from '../../lib/webhooks/webhook-config.js';
+import { rotateWebhookSecret } from '../../lib/core/webhooks/webhook-config.js';
 
 /**
  * SPEC 4.15 — a new signing secret, shown once; the previous one signs for 24 h more. Takes an

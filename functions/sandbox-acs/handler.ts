@@ -1,12 +1,12 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { sandboxAcsRepository as transactions } from '../../lib/composition/sandbox-acs.js';
-import { DependencyUnavailableError } from '../../lib/errors.js';
+import { DependencyUnavailableError } from '../../lib/core/errors.js';
 import { formBody, isBase64Url, scriptNonce } from '../../lib/http/html-page.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
-import { logger } from '../../lib/logger.js';
-import { authenticatedEci } from '../../lib/payments/three-ds-policy.js';
-import { ConditionFailed } from '../../lib/repositories/dynamo.js';
-import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE } from '../../lib/sandbox/sandbox-three-ds.js';
+import { logger } from '../../lib/core/ports/logger.js';
+import { authenticatedEci } from '../../lib/core/payments/three-ds-policy.js';
+import { ConditionFailed } from '../../lib/adapters/dynamodb/dynamo.js';
+import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE } from '../../lib/adapters/sandbox/sandbox-three-ds.js';
 import { challengeForm, cresForm, errorPage } from './page.js';
 
 /** EMV 3DS 2.2: threeDSSessionData is base64url, at most 1024 characters. */

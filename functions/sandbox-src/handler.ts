@@ -1,5 +1,5 @@
 import { sandboxSrcNetwork } from '../../lib/composition/sandbox-src.js';
-import { createSandboxSrcHandler } from '../../lib/sandbox/src/http.js';
+import { createSandboxSrcHandler } from '../../lib/adapters/sandbox/src/http.js';
 
 /**
  * POST /sandbox/src/* — the sandbox Click to Pay network (docs/sandbox-src-contract.md).

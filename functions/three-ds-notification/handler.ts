@@ -1,7 +1,7 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { formBody, isBase64Url, scriptNonce } from '../../lib/http/html-page.js';
 import { publicBaseUrl } from '../../lib/http/params.js';
-import { logger } from '../../lib/logger.js';
+import { logger } from '../../lib/core/ports/logger.js';
 import { notificationPage, refusedPage } from './page.js';
 
 /** As 4.10 accepts it (functions/complete-3ds/schema.ts); EMV caps threeDSSessionData at 1024. */

@@ -14,7 +14,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type BuildOptions } from 'esbuild';
-import { CHECKOUT_ASSETS_PATH, type WebManifest } from '../../lib/checkout-page/web-manifest.js';
+import { CHECKOUT_ASSETS_PATH, type WebManifest } from '../../lib/http/checkout-page/web-manifest.js';
 import { manifestOf, pageShell, sizes } from './web-build-output.js';
 
 const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));

@@ -8,9 +8,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { PERMISSIONS } from '../../lib/auth/principal.js';
-import { buildSandboxCheckoutResponse } from '../../lib/sandbox/checkout-response.js';
-import { SANDBOX_CARDS, sandboxCard } from '../../lib/sandbox/sandbox-cards.js';
+import { PERMISSIONS } from '../../lib/core/auth/principal.js';
+import { buildSandboxCheckoutResponse } from '../../lib/adapters/sandbox/checkout-response.js';
+import { SANDBOX_CARDS, sandboxCard } from '../../lib/adapters/sandbox/sandbox-cards.js';
 import { parseCommandLine, usageError } from './cli.js';
 import { ensureDevIdentity, signDevToken } from './dev-identity.js';
 import { ensureSandboxNetwork, sandboxSigningKeys } from './sandbox-network.js';

@@ -25,13 +25,13 @@ export async function seedDemo(): Promise<DemoWorld> {
   const { configRepository, orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
   const { paymentLinkRepository } = await import('../../lib/composition/payment-links.js');
   const { payloadKeyVault } = await import('../../lib/composition/keys.js');
-  const { upsertPaymentMethods } = await import('../../lib/services/payment-methods.js');
-  const { onboardMerchant } = await import('../../lib/services/merchant-config.js');
-  const { createOrder } = await import('../../lib/services/orders.js');
-  const { createHostedSession } = await import('../../lib/services/hosted-sessions.js');
-  const { serviceConfig } = await import('../../lib/config/service-config.js');
+  const { upsertPaymentMethods } = await import('../../lib/core/merchants/payment-methods.js');
+  const { onboardMerchant } = await import('../../lib/core/merchants/merchant-config.js');
+  const { createOrder } = await import('../../lib/core/orders/orders.js');
+  const { createHostedSession } = await import('../../lib/core/orders/hosted-sessions.js');
+  const { serviceConfig } = await import('../../lib/composition/config/service-config.js');
   const { paymentLinkDeps } = await import('../../lib/composition/payment-links.js');
-  const { createPaymentLink } = await import('../../lib/services/payment-links.js');
+  const { createPaymentLink } = await import('../../lib/core/links/payment-links.js');
 
   const on = { enabled: true };
   await upsertPaymentMethods(configRepository, { level: 'platform' }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });

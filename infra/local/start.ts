@@ -15,7 +15,7 @@ import { startLocalStack, type LocalStack } from './stack.js';
 import { seedDemo, type DemoWorld } from './seed-demo.js';
 import { buildWeb } from './build-web.js';
 import { signDevToken } from './dev-identity.js';
-import { PERMISSIONS } from '../../lib/auth/principal.js';
+import { PERMISSIONS } from '../../lib/core/auth/principal.js';
 import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
 import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
 import { parseCommandLine } from './cli.js';

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { PERMISSIONS } from '../../lib/auth/principal.js';
+import { PERMISSIONS } from '../../lib/core/auth/principal.js';
 import { parseCommandLine, usageError } from './cli.js';
 import { ensureDevIdentity, signDevToken, type DevTokenClaims } from './dev-identity.js';
 

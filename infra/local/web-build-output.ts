@@ -1,12 +1,12 @@
 /**
  * What infra/local/build-web.ts makes of esbuild's output: the manifest the checkout-page
- * function serves from (lib/checkout-page/web-manifest.ts), the page shell, and sizes.
+ * function serves from (lib/http/checkout-page/web-manifest.ts), the page shell, and sizes.
  */
 import { readFile } from 'node:fs/promises';
 import { basename, join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Metafile } from 'esbuild';
-import { BOOTSTRAP_MARKER, CHECKOUT_ASSETS_PATH, type WebManifest } from '../../lib/checkout-page/web-manifest.js';
+import { BOOTSTRAP_MARKER, CHECKOUT_ASSETS_PATH, type WebManifest } from '../../lib/http/checkout-page/web-manifest.js';
 
 const CONTENT_TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -6,8 +6,8 @@
  * payments are `Payment`s). A schema an operation uses that is not named here is inlined.
  */
 import * as z from 'zod';
-import * as errors from '../../lib/errors.js';
-import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
+import * as errors from '../../lib/core/errors.js';
+import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { operationBody } from '../../lib/http/operation-body.js';
 import { createPaymentLinkBody } from '../../functions/create-payment-link/schema.js';
@@ -20,7 +20,7 @@ import { completeThreeDsBody } from '../../functions/complete-3ds/schema.js';
 import { webhookConfigBody } from '../../functions/put-webhook-config/schema.js';
 
 /**
- * Every `code` the service answers with, read off the error classes of lib/errors.ts (the one
+ * Every `code` the service answers with, read off the error classes of lib/core/errors.ts (the one
  * place a code is written), ordered by status: a class added there joins the enum by itself.
  */
 export function errorCodes(): string[] {

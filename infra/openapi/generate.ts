@@ -9,7 +9,7 @@ import * as z from 'zod';
 import table from '../../functions/routes.json' with { type: 'json' };
 import { componentSchemas, NAMED_SCHEMAS, schemaName, schemaOrRef, ref } from './components.js';
 import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from './examples.js';
-import { checkoutRequestSchema } from '../../lib/checkout/sdk-result.js';
+import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
 import { payerIpQuery } from '../../lib/http/payment-request.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import * as resources from '../../lib/http/resource-schemas.js';

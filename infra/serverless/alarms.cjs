@@ -5,7 +5,7 @@
  *     - ${file(./infra/serverless/alarms.cjs):serverlessResources}
  *
  * Every alarm watches either the HTTP API's own metrics (AWS/ApiGateway: Count, 5xx) or the
- * service's EMF metrics (lib/metrics/metrics.ts), namespace ClickToPay, whose `service`
+ * service's EMF metrics (lib/core/ports/metrics.ts), namespace ClickToPay, whose `service`
  * dimension is `<service>-<stage>` (POWERTOOLS_SERVICE_NAME in serverless.yml): an alarm's
  * dimensions must match the emitted ones exactly, so both come from `metricsServiceName`.
  * Optional param `alarmTopicArn`: an SNS topic notified on ALARM and OK; unset = the alarms

@@ -84,7 +84,7 @@ const GROUP_ENVIRONMENT = Object.freeze({
   // Network-assigned JWE key ids per payload key (README "Payload key rotation"): only 4.3 and 4.10 decrypt.
   paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
   lifecycle: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
-  // Mastercard confirmations (lib/config/network-confirmations-config.ts): all three or none.
+  // Mastercard confirmations (lib/composition/config/network-confirmations-config.ts): all three or none.
   webhookDelivery: {
     mastercardConfirmationsUrl: 'MASTERCARD_CONFIRMATIONS_URL',
     mastercardSrcClientId: 'MASTERCARD_SRC_CLIENT_ID',

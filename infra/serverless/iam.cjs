@@ -58,7 +58,7 @@ const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'paymentLinks', 'payments', 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
 const WEBHOOK_SECRETS_KEY_LOGICAL_ID = 'WebhookSecretsKey';
-/** The encryption context every webhook-secret Encrypt/Decrypt carries (lib/webhooks/secrets.ts). */
+/** The encryption context every webhook-secret Encrypt/Decrypt carries (lib/adapters/kms/webhook-secret-sealer.ts). */
 const WEBHOOK_SECRET_PURPOSE = 'webhook-signing-secret';
 const LOCAL_STAGE = 'local';
 const KEY_ARN = /^arn:aws[a-z-]*:kms:[a-z0-9-]+:\d{12}:key\/[A-Za-z0-9-]+$/;
@@ -255,7 +255,7 @@ function dataStatements(group, keyResources) {
   }
 }
 
-/** An SSM parameter ARN (the Mastercard API credentials, lib/network/mastercard/credentials.ts); anything else is refused. */
+/** An SSM parameter ARN (the Mastercard API credentials, lib/adapters/network/mastercard/credentials.ts); anything else is refused. */
 const SSM_PARAMETER_ARN = /^arn:aws[a-z-]*:ssm:[a-z0-9-]+:\d{12}:parameter\/[\w./-]+$/;
 
 function mastercardCredentialsArn(value) {

@@ -1,12 +1,12 @@
-import { AccessTokenVerifier } from '../auth/access-token.js';
-import { Authenticator } from '../auth/authenticator.js';
-import { documentClient } from '../aws/clients.js';
-import { authConfig } from '../config/auth-config.js';
-import { serviceConfig } from '../config/service-config.js';
-import { JwksSource } from '../jose/jwks-source.js';
-import { ConfigRepository } from '../repositories/config-repository.js';
-import { OrderRepository } from '../repositories/order-repository.js';
-import { SessionRepository } from '../repositories/session-repository.js';
+import { AccessTokenVerifier } from '../core/auth/access-token.js';
+import { Authenticator } from '../core/auth/authenticator.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { authConfig } from './config/auth-config.js';
+import { serviceConfig } from './config/service-config.js';
+import { JwksSource } from '../adapters/jwks/jwks-source.js';
+import { ConfigRepository } from '../adapters/dynamodb/config-repository.js';
+import { OrderRepository } from '../adapters/dynamodb/order-repository.js';
+import { SessionRepository } from '../adapters/dynamodb/session-repository.js';
 
 /**
  * Composition root shared by every function: built once per cold start, reused by every

@@ -1,6 +1,6 @@
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { dynamoClient } from '../aws/clients.js';
-import { serviceConfig } from '../config/service-config.js';
+import { dynamoClient } from '../adapters/aws/clients.js';
+import { serviceConfig } from './config/service-config.js';
 import { IdempotencyGuard } from '../http/idempotency.js';
 
 let guard: IdempotencyGuard | undefined;
@@ -9,7 +9,7 @@ let guard: IdempotencyGuard | undefined;
  * The Idempotency-Key guard of the routes that opt in (RouteDefinition.idempotency), built on
  * first use so that other functions never create it. Its persistence layer is handed the
  * service's own DynamoDB client, so every record read and write has the same deadlines as
- * the repositories' calls (lib/aws/clients.ts): a frozen table is a 503, never a hang.
+ * the repositories' calls (lib/adapters/aws/clients.ts): a frozen table is a 503, never a hang.
  * Item layout is Powertools' (`status`, `expiration` — the table's TTL —,
  * `in_progress_expiration`, `validation`, `data`) under the table's `pk`.
  */

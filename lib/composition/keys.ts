@@ -1,6 +1,6 @@
-import { kmsClient } from '../aws/clients.js';
-import { keysConfig } from '../config/keys-config.js';
-import { PayloadKeyVault } from '../keys/payload-key-vault.js';
+import { kmsClient } from '../adapters/aws/clients.js';
+import { keysConfig } from './config/keys-config.js';
+import { PayloadKeyVault } from '../adapters/kms/payload-key-vault.js';
 
 /** Module scope on purpose: public keys fetched from KMS survive across warm invocations. */
 export const payloadKeyVault = new PayloadKeyVault(kmsClient, keysConfig.PAYLOAD_KEY_IDS, {

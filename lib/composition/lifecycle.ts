@@ -1,9 +1,9 @@
-import { documentClient } from '../aws/clients.js';
-import { paymentConfig } from '../config/payment-config.js';
-import { serviceConfig } from '../config/service-config.js';
-import type { LifecycleDeps } from '../payments/lifecycle/deps.js';
-import { PaymentOperationsRepository } from '../repositories/payment-operations-repository.js';
-import { PaymentRepository } from '../repositories/payment-repository.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { paymentConfig } from './config/payment-config.js';
+import { serviceConfig } from './config/service-config.js';
+import type { LifecycleDeps } from '../core/operations/deps.js';
+import { PaymentOperationsRepository } from '../adapters/dynamodb/payment-operations-repository.js';
+import { PaymentRepository } from '../adapters/dynamodb/payment-repository.js';
 import { authorizers } from './acquirers.js';
 import { configRepository, orderRepository } from './core.js';
 

@@ -1,7 +1,7 @@
-import { documentClient } from '../aws/clients.js';
-import { serviceConfig } from '../config/service-config.js';
-import { EventRepository } from '../repositories/event-repository.js';
-import type { MerchantEventsDeps } from '../webhooks/merchant-events.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { serviceConfig } from './config/service-config.js';
+import { EventRepository } from '../adapters/dynamodb/event-repository.js';
+import type { MerchantEventsDeps } from '../core/webhooks/merchant-events.js';
 import { configRepository } from './core.js';
 
 /** The events endpoints: the orders table's event partitions and the merchant config; no KMS. */

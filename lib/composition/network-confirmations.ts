@@ -1,15 +1,15 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { AWS_CLIENT_DEFAULTS, documentClient, withDeadlines } from '../aws/clients.js';
-import { SANDBOX_NETWORK } from '../checkout/network-keys.js';
-import { networkConfirmationsConfig as config } from '../config/network-confirmations-config.js';
-import { serviceConfig } from '../config/service-config.js';
-import { logger } from '../logger.js';
-import type { ConfirmationDispatch } from '../network/confirmation-delivery.js';
-import { ssmCredentials } from '../network/mastercard/credentials.js';
-import { MastercardConfirmationsClient } from '../network/mastercard/confirmations-client.js';
-import type { NetworkClient } from '../network/network-client.js';
-import { ConfirmationRepository } from '../repositories/confirmation-repository.js';
-import { SandboxNetworkClient } from '../sandbox/sandbox-network-client.js';
+import { AWS_CLIENT_DEFAULTS, documentClient, withDeadlines } from '../adapters/aws/clients.js';
+import { SANDBOX_NETWORK } from '../adapters/jwks/network-key-ring.js';
+import { networkConfirmationsConfig as config } from './config/network-confirmations-config.js';
+import { serviceConfig } from './config/service-config.js';
+import { logger } from '../core/ports/logger.js';
+import type { ConfirmationDispatch } from '../core/network/confirmation-delivery.js';
+import { ssmCredentials } from '../adapters/network/mastercard/credentials.js';
+import { MastercardConfirmationsClient } from '../adapters/network/mastercard/confirmations-client.js';
+import type { NetworkClient } from '../core/ports/network-client.js';
+import { ConfirmationRepository } from '../adapters/dynamodb/confirmation-repository.js';
+import { SandboxNetworkClient } from '../adapters/sandbox/sandbox-network-client.js';
 
 /**
  * Network clients by the name of the network that signed the checkout (NETWORK_JWKS_URLS'

@@ -1,8 +1,8 @@
-import { documentClient } from '../aws/clients.js';
-import { serviceConfig } from '../config/service-config.js';
-import { PaymentLinkRepository } from '../repositories/payment-link-repository.js';
-import type { OpenPaymentLinkDeps } from '../services/open-payment-link.js';
-import type { PaymentLinkDeps } from '../services/payment-links.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { serviceConfig } from './config/service-config.js';
+import { PaymentLinkRepository } from '../adapters/dynamodb/payment-link-repository.js';
+import type { OpenPaymentLinkDeps } from '../core/links/open-payment-link.js';
+import type { PaymentLinkDeps } from '../core/links/payment-links.js';
 import { configRepository, orderRepository, sessionRepository } from './core.js';
 
 /** Payment links (SPEC 4.14): the API functions and the public /pay page. */

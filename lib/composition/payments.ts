@@ -1,18 +1,18 @@
-import { documentClient } from '../aws/clients.js';
-import { NetworkKeyRing } from '../checkout/network-keys.js';
-import { paymentConfig } from '../config/payment-config.js';
-import { serviceConfig } from '../config/service-config.js';
-import type { PaymentDeps } from '../payments/deps.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { NetworkKeyRing } from '../adapters/jwks/network-key-ring.js';
+import { paymentConfig } from './config/payment-config.js';
+import { serviceConfig } from './config/service-config.js';
+import type { PaymentDeps } from '../core/payments/deps.js';
 import { authorizer, authorizers, productionAuthorizer } from './acquirers.js';
-import { unconfiguredThreeDsServer } from '../payments/three-ds-server.js';
-import { sandboxConfig } from '../config/sandbox-config.js';
+import { unconfiguredThreeDsServer } from '../core/ports/three-ds-server.js';
+import { sandboxConfig } from './config/sandbox-config.js';
 import { sandboxAcsRepository } from './sandbox-acs.js';
-import { SandboxThreeDsServer } from '../sandbox/sandbox-three-ds.js';
-import { PaymentRepository } from '../repositories/payment-repository.js';
-import { ReplayRepository } from '../repositories/replay-repository.js';
+import { SandboxThreeDsServer } from '../adapters/sandbox/sandbox-three-ds.js';
+import { PaymentRepository } from '../adapters/dynamodb/payment-repository.js';
+import { ReplayRepository } from '../adapters/dynamodb/replay-repository.js';
 import { configRepository, orderRepository } from './core.js';
 import { paymentLinkRepository } from './payment-links.js';
-import { CachedStanding } from '../services/standing-cache.js';
+import { CachedStanding } from '../core/merchants/standing-cache.js';
 import { payloadKeyVault } from './keys.js';
 
 /**

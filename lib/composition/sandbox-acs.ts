@@ -1,6 +1,6 @@
-import { documentClient } from '../aws/clients.js';
-import { serviceConfig } from '../config/service-config.js';
-import { SandboxAcsRepository } from '../sandbox/sandbox-acs-repository.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { serviceConfig } from './config/service-config.js';
+import { SandboxAcsRepository } from '../adapters/sandbox/sandbox-acs-repository.js';
 
-/** The sandbox ACS's transaction records (lib/sandbox/sandbox-three-ds.ts), in the orders table. */
+/** The sandbox ACS's transaction records (lib/adapters/sandbox/sandbox-three-ds.ts), in the orders table. */
 export const sandboxAcsRepository = new SandboxAcsRepository(documentClient, serviceConfig.ORDERS_TABLE);

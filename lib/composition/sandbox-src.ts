@@ -1,11 +1,11 @@
-import { documentClient } from '../aws/clients.js';
-import { sandboxConfig } from '../config/sandbox-config.js';
-import { serviceConfig } from '../config/service-config.js';
-import { SandboxConfirmationLedger } from '../sandbox/src/confirmation-ledger.js';
-import { SandboxSrcNetwork } from '../sandbox/src/network.js';
-import { DEFAULT_SRC_LIMITS, SrcRateLimiter } from '../sandbox/src/rate-limits.js';
-import { SrcSessionStore } from '../sandbox/src/session-store.js';
-import { NetworkSigningKeys } from '../sandbox/src/signing-keys.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { sandboxConfig } from './config/sandbox-config.js';
+import { serviceConfig } from './config/service-config.js';
+import { SandboxConfirmationLedger } from '../adapters/sandbox/src/confirmation-ledger.js';
+import { SandboxSrcNetwork } from '../adapters/sandbox/src/network.js';
+import { DEFAULT_SRC_LIMITS, SrcRateLimiter } from '../adapters/sandbox/src/rate-limits.js';
+import { SrcSessionStore } from '../adapters/sandbox/src/session-store.js';
+import { NetworkSigningKeys } from '../adapters/sandbox/src/signing-keys.js';
 import { payloadKeyVault } from './keys.js';
 
 /**

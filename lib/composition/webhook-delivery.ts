@@ -1,10 +1,10 @@
-import { documentClient } from '../aws/clients.js';
-import { serviceConfig } from '../config/service-config.js';
-import { webhookDeliveryConfig } from '../config/webhook-delivery-config.js';
-import { EventRepository } from '../repositories/event-repository.js';
-import { RETRY_DELAYS_MS, type DispatchDeps } from '../webhooks/dispatch.js';
-import { HttpWebhookSender } from '../webhooks/sender.js';
-import { signingSecrets } from '../webhooks/webhook-config.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { serviceConfig } from './config/service-config.js';
+import { webhookDeliveryConfig } from './config/webhook-delivery-config.js';
+import { EventRepository } from '../adapters/dynamodb/event-repository.js';
+import { RETRY_DELAYS_MS, type DispatchDeps } from '../core/outbox/dispatch.js';
+import { HttpWebhookSender } from '../adapters/webhooks/sender.js';
+import { signingSecrets } from '../core/webhooks/webhook-config.js';
 import { confirmationDispatch } from './network-confirmations.js';
 import { webhookConfigDeps } from './webhook-secrets.js';
 

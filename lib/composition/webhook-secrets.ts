@@ -1,8 +1,8 @@
-import { kmsClient } from '../aws/clients.js';
-import { webhookSecretsConfig } from '../config/webhook-secrets-config.js';
-import { CachingSecretSealer } from '../webhooks/opened-secret-cache.js';
-import { KmsSecretSealer } from '../webhooks/secrets.js';
-import type { WebhookConfigDeps } from '../webhooks/webhook-config.js';
+import { kmsClient } from '../adapters/aws/clients.js';
+import { webhookSecretsConfig } from './config/webhook-secrets-config.js';
+import { CachingSecretSealer } from '../adapters/kms/opened-secret-cache.js';
+import { KmsSecretSealer } from '../adapters/kms/webhook-secret-sealer.js';
+import type { WebhookConfigDeps } from '../core/webhooks/webhook-config.js';
 import { configRepository } from './core.js';
 import { webhookConfigRepository } from './webhooks.js';
 

@@ -1,6 +1,6 @@
-import { documentClient } from '../aws/clients.js';
-import { serviceConfig } from '../config/service-config.js';
-import { WebhookConfigRepository } from '../repositories/webhook-config-repository.js';
+import { documentClient } from '../adapters/aws/clients.js';
+import { serviceConfig } from './config/service-config.js';
+import { WebhookConfigRepository } from '../adapters/dynamodb/webhook-config-repository.js';
 
 /**
  * Webhook configuration storage, without KMS: what the GET function needs (it never sees a

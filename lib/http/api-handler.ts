@@ -1,7 +1,7 @@
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
-import type { Authenticator, PaymentIdsInPath } from '../auth/authenticator.js';
+import type { Authenticator, PaymentIdsInPath } from '../core/auth/authenticator.js';
 import { authenticate } from './authenticate.js';
 import type { IdempotencyGuard } from './idempotency.js';
 import { jsonBodyLimits } from './json-body.js';
@@ -10,7 +10,7 @@ import { requestContext } from './request-context.js';
 import type { AccessRequirement, ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas, SessionTokenPolicy } from './types.js';
 import { validateInput } from './validate.js';
 import { middyOptions, withInvocationDeadline } from './invocation-deadline.js';
-import { flushMetrics } from '../metrics/flush-middleware.js';
+import { flushMetrics } from './flush-metrics.js';
 
 export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteSchemas<P, Q, B> {
   /** For logs: e.g. "POST /transactions/outlets/{outletId}/orders". */

@@ -1,7 +1,7 @@
 import type { MiddlewareObj } from '@middy/core';
-import type { Authenticator, PaymentIdsInPath } from '../auth/authenticator.js';
-import { describePrincipal } from '../auth/principal.js';
-import { PermissionDeniedError, PlatformTokenRequiredError } from '../errors.js';
+import type { Authenticator, PaymentIdsInPath } from '../core/auth/authenticator.js';
+import { describePrincipal } from '../core/auth/principal.js';
+import { PermissionDeniedError, PlatformTokenRequiredError } from '../core/errors.js';
 import { headerValue } from './json-body.js';
 import type { AccessRequirement, ApiContext, ApiEvent, ApiResponse, SessionTokenPolicy } from './types.js';
 

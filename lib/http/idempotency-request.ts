@@ -1,4 +1,4 @@
-import { InvalidRequestError } from '../errors.js';
+import { InvalidRequestError } from '../core/errors.js';
 import type { IdempotentCall } from './idempotency.js';
 import { headerValue, parseJsonBody } from './json-body.js';
 import type { ApiEvent } from './types.js';
@@ -18,7 +18,7 @@ export function idempotencyKeyOf(event: ApiEvent): string | undefined {
   return value;
 }
 
-export { idempotencyScope } from '../auth/caller-scope.js';
+export { idempotencyScope } from '../core/auth/caller-scope.js';
 
 
 /**

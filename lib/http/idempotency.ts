@@ -9,10 +9,10 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
-import type { Principal } from '../auth/principal.js';
-import { AppError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError } from '../errors.js';
-import type { Logger } from '../logger.js';
-import { dynamoFailure } from '../repositories/dynamo.js';
+import type { Principal } from '../core/auth/principal.js';
+import { AppError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError } from '../core/errors.js';
+import type { Logger } from '../core/ports/logger.js';
+import { dynamoFailure } from '../adapters/dynamodb/dynamo.js';
 import { deriveSecrets, openResponse, requestFingerprint, sealResponse, type StoredResponse } from './idempotency-seal.js';
 import { describeRequest, idempotencyKeyOf, idempotencyScope } from './idempotency-request.js';
 import type { ApiEvent, ApiResult } from './types.js';

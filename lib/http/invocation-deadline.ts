@@ -1,6 +1,6 @@
 import type { Context } from 'aws-lambda';
-import { runWithDeadline } from '../aws/deadline.js';
-import { DependencyUnavailableError } from '../errors.js';
+import { runWithDeadline } from '../core/deadline.js';
+import { DependencyUnavailableError } from '../core/errors.js';
 
 /**
  * How much of the Lambda's remaining time a request may spend on dependencies: the rest is
@@ -24,7 +24,7 @@ type Handler<E, R> = (event: E, context: Context) => Promise<R>;
 
 /**
  * Runs one invocation under a deadline `reserveMs` before Lambda's: every DynamoDB, KMS and
- * JWKS call made inside it (lib/aws/deadline.ts) is aborted then, so work the client has
+ * JWKS call made inside it (lib/core/deadline.ts) is aborted then, so work the client has
  * been answered for does not go on changing state behind its back.
  */
 export function withInvocationDeadline<E, R>(handler: Handler<E, R>, reserveMs: number = DEADLINE_DEFAULTS.reserveMs): Handler<E, R> {

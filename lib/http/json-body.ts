@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../errors.js';
+import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../core/errors.js';
 import type { ApiContext, ApiEvent, ApiResponse } from './types.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -1,8 +1,8 @@
 import * as z from 'zod';
-import { toPaymentResource, type OperationKind } from '../domain/payment.js';
+import { toPaymentResource, type OperationKind } from '../core/domain/payment.js';
 import { lifecycleDeps } from '../composition/lifecycle.js';
-import { modifyPayment } from '../payments/lifecycle/modify-payment.js';
-import { operationRef } from '../payments/lifecycle/operation-ref.js';
+import { modifyPayment } from '../core/operations/modify-payment.js';
+import { operationRef } from '../core/operations/operation-ref.js';
 import type { operationBody } from './operation-body.js';
 import { headerValue } from './json-body.js';
 import type { ApiRequest, ApiResult } from './types.js';

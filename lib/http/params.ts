@@ -1,6 +1,6 @@
 import * as z from 'zod';
-import { serviceConfig } from '../config/service-config.js';
-import { InternalError } from '../errors.js';
+import { serviceConfig } from '../composition/config/service-config.js';
+import { InternalError } from '../core/errors.js';
 import type { ApiEvent } from './types.js';
 
 /** Identifiers in paths and bodies: conservative on purpose (no slashes, spaces or unicode tricks). */

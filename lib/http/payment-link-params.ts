@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { LINK_REF } from '../domain/payment-link.js';
+import { LINK_REF } from '../core/domain/payment-link.js';
 import { ref } from './params.js';
 
 /** A link reference has one exact shape (`pl_` + 22 base64url characters): anything else is 400 before any lookup. */

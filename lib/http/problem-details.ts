@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
-import { AppError, InternalError } from '../errors.js';
-import { redact } from '../logger.js';
+import { AppError, InternalError } from '../core/errors.js';
+import { redact } from '../core/ports/logger.js';
 import type { ApiContext, ApiEvent, ApiResponse } from './types.js';
 
 /**

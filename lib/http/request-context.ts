@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { MiddlewareObj } from '@middy/core';
-import { logger as rootLogger } from '../logger.js';
+import { logger as rootLogger } from '../core/ports/logger.js';
 import type { ApiContext, ApiEvent, ApiResponse } from './types.js';
 
 const REQUEST_ID = /^[A-Za-z0-9=_-]{1,64}$/;

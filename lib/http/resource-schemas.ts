@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { DYNAMIC_DATA_TYPES } from '../checkout/dynamic-data.js';
+import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
 
 /**
  * The response bodies of SPEC §3–4, as strict schemas. They document the API (OpenAPI is

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type * as z from 'zod';
-import type { Permission, Principal } from '../auth/principal.js';
-import type { Logger } from '../logger.js';
-import type { PaymentReadAhead } from '../repositories/order-repository.js';
+import type { Permission, Principal } from '../core/auth/principal.js';
+import type { Logger } from '../core/ports/logger.js';
+import type { PaymentReadAhead } from '../adapters/dynamodb/order-repository.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };

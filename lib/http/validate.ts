@@ -1,6 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import type * as z from 'zod';
-import { InvalidRequestError, type FieldIssue } from '../errors.js';
+import { InvalidRequestError, type FieldIssue } from '../core/errors.js';
 import { parseJsonBody } from './json-body.js';
 import type { ApiContext, ApiEvent, ApiResponse, RouteSchemas } from './types.js';
 

@@ -1,5 +1,5 @@
 import * as z from 'zod';
-import { EVENT_TYPES } from '../events/payment-event.js';
+import { EVENT_TYPES } from '../core/events/payment-event.js';
 
 /**
  * 4.15 response bodies as strict schemas (OpenAPI is generated from them; the tests parse

@@ -5,7 +5,7 @@ import { seedMerchant, seedWorld, uniqueRef } from '../support/seed.js';
 import { sessionTokenFor } from '../support/sessions.js';
 import { ALL_PERMISSIONS, badTokens, platformToken, tenantToken } from '../support/tokens.js';
 import { sessionRepository } from '../../lib/composition/core.js';
-import { hashSessionToken, newSessionToken } from '../../lib/auth/session-token.js';
+import { hashSessionToken, newSessionToken } from '../../lib/core/auth/session-token.js';
 
 /**
  * SPEC §1 over every endpoint: each bad token is a 401 with WWW-Authenticate; permissions,

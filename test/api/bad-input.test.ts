@@ -5,7 +5,7 @@ import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { handler as fallback } from '../../functions/fallback/handler.js';
 import { authenticator } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
-import { DependencyUnavailableError } from '../../lib/errors.js';
+import { DependencyUnavailableError } from '../../lib/core/errors.js';
 import { invoke } from '../support/invoke.js';
 import { seedMerchant, type SeededMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';

@@ -2,11 +2,11 @@ import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
 import { describe, expect, it } from 'vitest';
-import { DependencyUnavailableError, InternalError, CheckoutDecryptionFailedError } from '../../lib/errors.js';
-import { ConfigRepository } from '../../lib/repositories/config-repository.js';
-import { PayloadKeyVault } from '../../lib/keys/payload-key-vault.js';
+import { DependencyUnavailableError, InternalError, CheckoutDecryptionFailedError } from '../../lib/core/errors.js';
+import { ConfigRepository } from '../../lib/adapters/dynamodb/config-repository.js';
+import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { kmsClient } from '../../lib/aws/clients.js';
+import { kmsClient } from '../../lib/adapters/aws/clients.js';
 
 /** SPEC §2: DynamoDB or KMS unavailable → 503 (retryable); our own misconfiguration → 500. */
 const unreachable = { endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } };
@@ -20,7 +20,7 @@ describe('dependency failures', () => {
   });
 
   it('a missing table is a misconfiguration: 500, not a retry hint', async () => {
-    const { documentClient } = await import('../../lib/aws/clients.js');
+    const { documentClient } = await import('../../lib/adapters/aws/clients.js');
     const repository = new ConfigRepository(documentClient, 'no-such-table');
     await expect(repository.getPlatformMethods()).rejects.toBeInstanceOf(InternalError);
   });

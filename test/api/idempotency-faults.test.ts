@@ -15,11 +15,11 @@ const { seedMerchant, uniqueRef } = await import('../support/seed.js');
 const { platformToken } = await import('../support/tokens.js');
 const { handler: createOrder } = await import('../../functions/create-order/handler.js');
 const { orderRepository } = await import('../../lib/composition/core.js');
-const { dynamoClient, DEPENDENCY_TIMEOUTS } = await import('../../lib/aws/clients.js');
+const { dynamoClient, DEPENDENCY_TIMEOUTS } = await import('../../lib/adapters/aws/clients.js');
 const { IdempotencyGuard } = await import('../../lib/http/idempotency.js');
 const { DynamoDBPersistenceLayer } = await import('@aws-lambda-powertools/idempotency/dynamodb');
-const { InternalError } = await import('../../lib/errors.js');
-const { logger } = await import('../../lib/logger.js');
+const { InternalError } = await import('../../lib/core/errors.js');
+const { logger } = await import('../../lib/core/ports/logger.js');
 
 const idempotencyTable: Matcher = (r) => r.body.includes(`"${process.env.IDEMPOTENCY_TABLE}"`);
 const on = (operation: string): Matcher => (r) => dynamoOperation(operation)(r) && idempotencyTable(r);

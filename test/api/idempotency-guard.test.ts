@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
 import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { describe, expect, it, vi } from 'vitest';
-import type { Principal } from '../../lib/auth/principal.js';
-import { IdempotencyKeyInUseError, NotFoundError } from '../../lib/errors.js';
+import type { Principal } from '../../lib/core/auth/principal.js';
+import { IdempotencyKeyInUseError, NotFoundError } from '../../lib/core/errors.js';
 import { IdempotencyGuard, idempotencyScope } from '../../lib/http/idempotency.js';
-import { logger } from '../../lib/logger.js';
+import { logger } from '../../lib/core/ports/logger.js';
 import type { ApiResult } from '../../lib/http/types.js';
 
 /** An in-memory persistence layer that can be told to misbehave. */

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { hashSessionToken, newSessionToken } from '../../lib/auth/session-token.js';
+import { hashSessionToken, newSessionToken } from '../../lib/core/auth/session-token.js';
 import { sessionRepository } from '../../lib/composition/core.js';
 import type { World } from '../support/endpoints.js';
 import { seedWorld, uniqueRef } from '../support/seed.js';

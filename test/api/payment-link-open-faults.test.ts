@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { orderRepository } from '../../lib/composition/core.js';
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
-import { DependencyUnavailableError } from '../../lib/errors.js';
+import { DependencyUnavailableError } from '../../lib/core/errors.js';
 import { newLinkRef, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';
 import { seedMerchant, type SeededMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';

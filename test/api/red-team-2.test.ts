@@ -6,8 +6,8 @@
  */
 import { randomInt } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { Logger, redact } from '../../lib/logger.js';
-import type { SrcLimits } from '../../lib/sandbox/src/rate-limits.js';
+import { Logger, redact } from '../../lib/core/ports/logger.js';
+import type { SrcLimits } from '../../lib/adapters/sandbox/src/rate-limits.js';
 import { invoke } from '../support/invoke.js';
 import { DPA } from '../sandbox/src-client.js';
 import { limitedSrcNetwork } from '../support/limited-src-network.js';
@@ -87,8 +87,8 @@ describe('sandbox ACS under a dependency failure', () => {
   // verification request is not valid", a DynamoDB outage included: the shopper was told
   // their challenge was bad, and nothing said "retry" (SPEC §2: 503 with Retry-After).
   it('RT2-5 (fixed): DynamoDB unavailable → 503 with Retry-After, not 400 "not valid"', async () => {
-    const { SandboxAcsRepository } = await import('../../lib/sandbox/sandbox-acs-repository.js');
-    const { DependencyUnavailableError } = await import('../../lib/errors.js');
+    const { SandboxAcsRepository } = await import('../../lib/adapters/sandbox/sandbox-acs-repository.js');
+    const { DependencyUnavailableError } = await import('../../lib/core/errors.js');
     const { handler: acs } = await import('../../functions/sandbox-acs/handler.js');
     vi.spyOn(SandboxAcsRepository.prototype, 'get').mockRejectedValue(new DependencyUnavailableError());
     const creq = Buffer.from(JSON.stringify({ threeDSServerTransID: '8a880dc0-d2d2-4067-bcb1-b08d1690b26e', acsTransID: '0b6c7a52-3f0e-4b7e-9d51-2f6f3c1e9a10', messageType: 'CReq', messageVersion: '2.2.0', challengeWindowSize: '05' })).toString('base64url');

@@ -6,7 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { METRIC } from '../../lib/metrics/metrics.js';
+import { METRIC } from '../../lib/core/ports/metrics.js';
 import { packageTemplate, type PackagedTemplate } from './package-template.js';
 
 const require = createRequire(import.meta.url);

@@ -72,9 +72,9 @@ describe('function bundles carry only what the function uses', () => {
 });
 
 describe('error names survive minification', () => {
-  it('every error class of lib/errors.ts, bundled minified, is still logged under its own name', async () => {
+  it('every error class of lib/core/errors.ts, bundled minified, is still logged under its own name', async () => {
     const result = await build({
-      entryPoints: [resolve(ROOT, 'lib/errors.ts')],
+      entryPoints: [resolve(ROOT, 'lib/core/errors.ts')],
       absWorkingDir: ROOT,
       bundle: true,
       minify: true,

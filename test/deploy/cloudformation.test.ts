@@ -127,7 +127,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     expect(lambda.Properties.Runtime).toBe('nodejs22.x');
     expect(lambda.Properties.Handler).toBe('functions/fallback/handler.handler');
     expect(routeTargets().get('$default')).toBe(logicalId);
-    // Its 404/405 table knows the /sandbox/* routes are deployed (lib/config/fallback-config.ts).
+    // Its 404/405 table knows the /sandbox/* routes are deployed (lib/composition/config/fallback-config.ts).
     expect(lambda.Properties.Environment.Variables.SANDBOX_ROUTES).toBe('deployed');
   });
 

@@ -5,7 +5,7 @@
  * Input: LEASE_HOLDER_INPUT = JSON { world, token, sdkResult }.
  */
 import { authorizer } from '../../lib/composition/payments.js';
-import type { AuthorizationRequest } from '../../lib/payments/authorizer.js';
+import type { AuthorizationRequest } from '../../lib/core/ports/authorizer.js';
 import { handler as payClickToPay } from '../../functions/pay-click-to-pay/handler.js';
 import { invoke } from '../support/invoke.js';
 

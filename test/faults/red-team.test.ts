@@ -15,9 +15,9 @@ const { platformToken } = await import('../support/tokens.js');
 const { checkoutResponse } = await import('../support/checkout.js');
 const { pay, payDirectly, completeThreeDs, answerChallenge, authorizerCalls, lookupCalls } = await import('../support/payments.js');
 const { authorizer, paymentDeps, paymentRepository } = await import('../../lib/composition/payments.js');
-const { SandboxAuthorizer } = await import('../../lib/sandbox/sandbox-authorizer.js');
-const { documentClient } = await import('../../lib/aws/clients.js');
-const { redact } = await import('../../lib/logger.js');
+const { SandboxAuthorizer } = await import('../../lib/adapters/sandbox/sandbox-authorizer.js');
+const { documentClient } = await import('../../lib/adapters/aws/clients.js');
+const { redact } = await import('../../lib/core/ports/logger.js');
 
 let token: string;
 beforeAll(async () => {

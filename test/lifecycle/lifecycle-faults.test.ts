@@ -1,8 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizer } from '../../lib/composition/acquirers.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
-import { DependencyUnavailableError } from '../../lib/errors.js';
-import { OperationNotPerformedError } from '../../lib/payments/authorizer.js';
+import { DependencyUnavailableError } from '../../lib/core/errors.js';
+import { OperationNotPerformedError } from '../../lib/core/ports/authorizer.js';
 import { acquirerRecord, aed, authorizedWorld, capture, readOrderAs, refund } from '../support/lifecycle.js';
 import { sessionTokenFor } from '../support/sessions.js';
 import { platformToken, tenantToken } from '../support/tokens.js';

@@ -1,10 +1,10 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DependencyUnavailableError } from '../../lib/errors.js';
-import { KmsSecretSealer } from '../../lib/webhooks/secrets.js';
-import { failureReason } from '../../lib/metrics/dependency-failures.js';
-import { EmfRecorder, emfRecorder } from '../../lib/metrics/emf-recorder.js';
-import { brandDimension, declineCodeDimension, metrics, useMetricsRecorder } from '../../lib/metrics/metrics.js';
+import { DependencyUnavailableError } from '../../lib/core/errors.js';
+import { KmsSecretSealer } from '../../lib/adapters/kms/webhook-secret-sealer.js';
+import { failureReason } from '../../lib/adapters/metrics/dependency-failures.js';
+import { EmfRecorder, emfRecorder } from '../../lib/adapters/metrics/emf-recorder.js';
+import { brandDimension, declineCodeDimension, metrics, useMetricsRecorder } from '../../lib/core/ports/metrics.js';
 
 /** The port's rules: closed dimension sets, never throwing, one EMF line per dimension set. */
 afterEach(() => {

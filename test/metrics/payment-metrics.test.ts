@@ -1,7 +1,7 @@
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient, kmsClient } from '../../lib/aws/clients.js';
-import { metrics } from '../../lib/metrics/metrics.js';
+import { documentClient, kmsClient } from '../../lib/adapters/aws/clients.js';
+import { metrics } from '../../lib/core/ports/metrics.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
 import { answerChallenge, completeThreeDs, pay } from '../support/payments.js';
 import { seedWorld } from '../support/seed.js';

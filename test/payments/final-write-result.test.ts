@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { paymentRepository } from '../../lib/composition/payments.js';
-import type { Payment } from '../../lib/domain/payment.js';
+import type { Payment } from '../../lib/core/domain/payment.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
 import { answerChallenge, completeThreeDs, pay } from '../support/payments.js';
 import { seedWorld } from '../support/seed.js';

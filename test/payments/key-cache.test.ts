@@ -1,6 +1,6 @@
 import { KMSClient } from '@aws-sdk/client-kms';
 import { describe, expect, it, vi } from 'vitest';
-import { PayloadKeyVault } from '../../lib/keys/payload-key-vault.js';
+import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
 
 /** SPEC 4.2: the Lambda caches public keys across invocations; a failed load is not cached. */
 describe('payload public key cache', () => {

@@ -1,10 +1,10 @@
 import { CreateKeyCommand } from '@aws-sdk/client-kms';
 import { CompactEncrypt, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { kmsClient } from '../../lib/aws/clients.js';
-import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
-import { PayloadKeyVault } from '../../lib/keys/payload-key-vault.js';
-import { CheckoutDecryptionFailedError } from '../../lib/errors.js';
+import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
+import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
+import { CheckoutDecryptionFailedError } from '../../lib/core/errors.js';
 
 /** SPEC 4.2 rotation: a new key becomes current, the old one stays listed (and usable) as previous. */
 async function encryptTo(jwk: { kid: string }, text: string, alg: 'RSA-OAEP-256' | 'RSA-OAEP' = 'RSA-OAEP-256') {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { orderRepository } from '../../lib/composition/core.js';
 import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
-import type { Payment } from '../../lib/domain/payment.js';
-import { takeLease } from '../../lib/payments/lease.js';
+import type { Payment } from '../../lib/core/domain/payment.js';
+import { takeLease } from '../../lib/core/payments/lease.js';
 import { seedWorld } from '../support/seed.js';
 
 /**

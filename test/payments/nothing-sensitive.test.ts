@@ -1,11 +1,11 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient } from '../../lib/aws/clients.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
 import { seedWorld } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { answerChallenge, completeThreeDs, pay } from '../support/payments.js';
-import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
+import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
 import type { InvokeResult } from '../support/invoke.js';
 

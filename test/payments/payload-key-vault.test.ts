@@ -2,9 +2,9 @@ import { generateKeyPairSync } from 'node:crypto';
 import { DecryptCommand, GetPublicKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CompactEncrypt, importJWK } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
-import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
-import { CheckoutDecryptionFailedError, DependencyUnavailableError, InternalError } from '../../lib/errors.js';
-import { PayloadKeyVault } from '../../lib/keys/payload-key-vault.js';
+import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
+import { CheckoutDecryptionFailedError, DependencyUnavailableError, InternalError } from '../../lib/core/errors.js';
+import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
 
 /**
  * SPEC §4.3 step 5 / issue 7 item 6: an RSA-OAEP encrypted CEK is exactly the modulus length,

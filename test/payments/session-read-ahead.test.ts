@@ -1,7 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient } from '../../lib/aws/clients.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
 import { orderRepository, sessionRepository } from '../../lib/composition/core.js';
-import { hashSessionToken, newSessionToken } from '../../lib/auth/session-token.js';
+import { hashSessionToken, newSessionToken } from '../../lib/core/auth/session-token.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
 import { completeThreeDs, pay, strangerCres } from '../support/payments.js';
 import { seedWorld, uniqueRef } from '../support/seed.js';

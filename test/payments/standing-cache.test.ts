@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configRepository } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
-import { CachedStanding } from '../../lib/services/standing-cache.js';
+import { CachedStanding } from '../../lib/core/merchants/standing-cache.js';
 import { tokenData } from '../support/direct-wallet.js';
 import { payDirectly } from '../support/payments.js';
 import { seedWorld, setTenant } from '../support/seed.js';

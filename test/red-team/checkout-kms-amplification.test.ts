@@ -1,7 +1,7 @@
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { kmsClient } from '../../lib/aws/clients.js';
+import { kmsClient } from '../../lib/adapters/aws/clients.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { pay } from '../support/payments.js';
 import { seedWorld } from '../support/seed.js';
@@ -78,7 +78,7 @@ describe('key trial amplification', () => {
 describe('the trial asks each KMS key once', () => {
   it('a key listed twice (its id and its ARN, say) costs one Decrypt, not two', async () => {
     const { KMSClient } = await import('@aws-sdk/client-kms');
-    const { PayloadKeyVault } = await import('../../lib/keys/payload-key-vault.js');
+    const { PayloadKeyVault } = await import('../../lib/adapters/kms/payload-key-vault.js');
     const client = new KMSClient({ endpoint: process.env.KMS_ENDPOINT, region: 'us-east-1' });
     const [stackKey] = await new PayloadKeyVault(client, [process.env.PAYLOAD_KEY_IDS!.split(',')[0]!]).publicKeys();
     const vault = new PayloadKeyVault(client, [process.env.PAYLOAD_KEY_IDS!.split(',')[0]!, stackKey!.kmsKeyArn], { logger: { info: vi.fn(), warn: vi.fn() } });

@@ -4,13 +4,13 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb, type WebBuild } from '../../infra/local/build-web.js';
-import { hashSessionToken, newSessionToken } from '../../lib/auth/session-token.js';
-import { renderPage } from '../../lib/checkout-page/bootstrap.js';
-import { createCheckoutPageHandler } from '../../lib/checkout-page/page-handler.js';
-import { WebAssets } from '../../lib/checkout-page/web-assets.js';
-import { BOOTSTRAP_MARKER } from '../../lib/checkout-page/web-manifest.js';
+import { hashSessionToken, newSessionToken } from '../../lib/core/auth/session-token.js';
+import { renderPage } from '../../lib/http/checkout-page/bootstrap.js';
+import { createCheckoutPageHandler } from '../../lib/http/checkout-page/page-handler.js';
+import { WebAssets } from '../../lib/http/checkout-page/web-assets.js';
+import { BOOTSTRAP_MARKER } from '../../lib/http/checkout-page/web-manifest.js';
 import { sessionRepository } from '../../lib/composition/core.js';
-import { epochSeconds } from '../../lib/repositories/dynamo.js';
+import { epochSeconds } from '../../lib/adapters/dynamodb/dynamo.js';
 import { invoke, type InvokeResult } from '../support/invoke.js';
 
 /** GET /checkout and its assets, against a real build of web/src in a temporary directory. */

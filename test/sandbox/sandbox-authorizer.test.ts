@@ -1,7 +1,7 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/aws/clients.js';
-import { SandboxAuthorizer } from '../../lib/sandbox/sandbox-authorizer.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { SandboxAuthorizer } from '../../lib/adapters/sandbox/sandbox-authorizer.js';
 import { uniqueRef } from '../support/seed.js';
 
 /**

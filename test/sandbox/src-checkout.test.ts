@@ -1,10 +1,10 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
-import { documentClient } from '../../lib/aws/clients.js';
-import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { luhnCheckDigit } from '../../lib/sandbox/src/cards.js';
+import { luhnCheckDigit } from '../../lib/adapters/sandbox/src/cards.js';
 import { invoke } from '../support/invoke.js';
 import { pay } from '../support/payments.js';
 import { seedWorld } from '../support/seed.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createSandboxSrcHandler, SRC_OPERATIONS } from '../../lib/sandbox/src/http.js';
+import { createSandboxSrcHandler, SRC_OPERATIONS } from '../../lib/adapters/sandbox/src/http.js';
 import { DPA, src } from './src-client.js';
 
 /**
@@ -42,7 +42,7 @@ describe('sandbox SRC disabled', () => {
     try {
       process.env.SANDBOX_NETWORK_SIGNING_JWKS_URL = '/etc/keys.json';
       vi.resetModules();
-      await expect(import('../../lib/config/sandbox-config.js')).rejects.toThrow(/SANDBOX_NETWORK_SIGNING_JWKS_URL/);
+      await expect(import('../../lib/composition/config/sandbox-config.js')).rejects.toThrow(/SANDBOX_NETWORK_SIGNING_JWKS_URL/);
     } finally {
       process.env.SANDBOX_NETWORK_SIGNING_JWKS_URL = configured;
     }

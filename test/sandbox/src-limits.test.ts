@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/aws/clients.js';
-import { serviceConfig } from '../../lib/config/service-config.js';
-import { DEFAULT_SRC_LIMITS, limitKey, SrcRateLimiter, type SrcLimits } from '../../lib/sandbox/src/rate-limits.js';
-import { SrcSessionStore } from '../../lib/sandbox/src/session-store.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { serviceConfig } from '../../lib/composition/config/service-config.js';
+import { DEFAULT_SRC_LIMITS, limitKey, SrcRateLimiter, type SrcLimits } from '../../lib/adapters/sandbox/src/rate-limits.js';
+import { SrcSessionStore } from '../../lib/adapters/sandbox/src/session-store.js';
 import { limitedSrcNetwork } from '../support/limited-src-network.js';
 import { DPA, randomId } from './src-client.js';
 

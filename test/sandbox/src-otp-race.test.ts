@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ConditionFailed } from '../../lib/repositories/dynamo.js';
-import { SrcError } from '../../lib/sandbox/src/errors.js';
-import { SandboxSrcNetwork } from '../../lib/sandbox/src/network.js';
-import { OTP, startOtp } from '../../lib/sandbox/src/otp.js';
-import { DEFAULT_SRC_LIMITS } from '../../lib/sandbox/src/rate-limits.js';
-import type { SrcSession, SrcSessionState } from '../../lib/sandbox/src/session-store.js';
+import { ConditionFailed } from '../../lib/adapters/dynamodb/dynamo.js';
+import { SrcError } from '../../lib/adapters/sandbox/src/errors.js';
+import { SandboxSrcNetwork } from '../../lib/adapters/sandbox/src/network.js';
+import { OTP, startOtp } from '../../lib/adapters/sandbox/src/otp.js';
+import { DEFAULT_SRC_LIMITS } from '../../lib/adapters/sandbox/src/rate-limits.js';
+import type { SrcSession, SrcSessionState } from '../../lib/adapters/sandbox/src/session-store.js';
 
 /**
  * Red team 2: a code is validated against the consumer whose counter was charged. If an

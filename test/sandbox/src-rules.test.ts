@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { DependencyUnavailableError, InternalError } from '../../lib/errors.js';
-import { SrcError } from '../../lib/sandbox/src/errors.js';
-import { attemptsLeft, OTP, resendOtp, startOtp, validateOtp } from '../../lib/sandbox/src/otp.js';
-import type { SrcSessionState } from '../../lib/sandbox/src/session-store.js';
-import { NetworkSigningKeys } from '../../lib/sandbox/src/signing-keys.js';
+import { DependencyUnavailableError, InternalError } from '../../lib/core/errors.js';
+import { SrcError } from '../../lib/adapters/sandbox/src/errors.js';
+import { attemptsLeft, OTP, resendOtp, startOtp, validateOtp } from '../../lib/adapters/sandbox/src/otp.js';
+import type { SrcSessionState } from '../../lib/adapters/sandbox/src/session-store.js';
+import { NetworkSigningKeys } from '../../lib/adapters/sandbox/src/signing-keys.js';
 
 /** The pure OTP rules (clock-dependent cases) and the signing-key loader's failure modes. */
 const fresh: SrcSessionState = { dpaId: 'd', cardBrands: ['VISA'], authenticated: false, locked: false, enrolledCards: [] };

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { buildSandboxCheckoutResponse, type SandboxCheckoutInput } from '../../lib/sandbox/checkout-response.js';
-import { sandboxCard } from '../../lib/sandbox/sandbox-cards.js';
+import { buildSandboxCheckoutResponse, type SandboxCheckoutInput } from '../../lib/adapters/sandbox/checkout-response.js';
+import { sandboxCard } from '../../lib/adapters/sandbox/sandbox-cards.js';
 
 /** The sandbox network's private signing keys, as created by the local stack. */
 export function sandboxSigningKey(alg: 'RS256' | 'ES256' = 'RS256'): JWK {

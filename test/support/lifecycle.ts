@@ -4,8 +4,8 @@ import { handler as reversalHandler } from '../../functions/create-reversal/hand
 import { handler as getOrderHandler } from '../../functions/get-order/handler.js';
 import { configRepository, orderRepository } from '../../lib/composition/core.js';
 import { authorizer } from '../../lib/composition/acquirers.js';
-import type { OrderAction } from '../../lib/domain/order.js';
-import { createOrder } from '../../lib/services/orders.js';
+import type { OrderAction } from '../../lib/core/domain/order.js';
+import { createOrder } from '../../lib/core/orders/orders.js';
 import { tokenData } from './direct-wallet.js';
 import type { World } from './endpoints.js';
 import { invoke, type InvokeResult } from './invoke.js';

@@ -1,13 +1,13 @@
 import { randomInt } from 'node:crypto';
-import { documentClient } from '../../lib/aws/clients.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { sandboxConfig } from '../../lib/config/sandbox-config.js';
-import { serviceConfig } from '../../lib/config/service-config.js';
-import { createSandboxSrcHandler } from '../../lib/sandbox/src/http.js';
-import { SandboxSrcNetwork } from '../../lib/sandbox/src/network.js';
-import { SrcRateLimiter, type SrcLimits } from '../../lib/sandbox/src/rate-limits.js';
-import { SrcSessionStore } from '../../lib/sandbox/src/session-store.js';
-import { NetworkSigningKeys } from '../../lib/sandbox/src/signing-keys.js';
+import { sandboxConfig } from '../../lib/composition/config/sandbox-config.js';
+import { serviceConfig } from '../../lib/composition/config/service-config.js';
+import { createSandboxSrcHandler } from '../../lib/adapters/sandbox/src/http.js';
+import { SandboxSrcNetwork } from '../../lib/adapters/sandbox/src/network.js';
+import { SrcRateLimiter, type SrcLimits } from '../../lib/adapters/sandbox/src/rate-limits.js';
+import { SrcSessionStore } from '../../lib/adapters/sandbox/src/session-store.js';
+import { NetworkSigningKeys } from '../../lib/adapters/sandbox/src/signing-keys.js';
 import { invoke } from './invoke.js';
 
 /** Limits no test reaches unless it lowers one of them. */

@@ -2,7 +2,7 @@ import { handler as createLink } from '../../functions/create-payment-link/handl
 import { handler as getLink } from '../../functions/get-payment-link/handler.js';
 import { handler as cancelLink } from '../../functions/cancel-payment-link/handler.js';
 import { handler as payPage } from '../../functions/pay-link-page/handler.js';
-import { hashSessionToken } from '../../lib/auth/session-token.js';
+import { hashSessionToken } from '../../lib/core/auth/session-token.js';
 import { sessionRepository } from '../../lib/composition/core.js';
 import { invoke, type InvokeResult } from './invoke.js';
 

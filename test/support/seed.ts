@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { configRepository } from '../../lib/composition/core.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
-import type { PaymentMethodSettings } from '../../lib/domain/payment-methods.js';
-import type { MerchantConfig } from '../../lib/domain/merchant.js';
-import { onboardMerchant } from '../../lib/services/merchant-config.js';
-import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
+import type { PaymentMethodSettings } from '../../lib/core/domain/payment-methods.js';
+import type { MerchantConfig } from '../../lib/core/domain/merchant.js';
+import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
+import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
 
 export const uniqueRef = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
@@ -54,7 +54,7 @@ export function onboardDemoMerchant(merchantRef: string, tenantRef: string, outl
 /** A seeded merchant plus one order (and its payment) at the first outlet. */
 export async function seedWorld(overrides: Partial<MerchantConfig> = {}, options: { directWallet?: boolean; amount?: number } = {}) {
   const merchant = await seedMerchant(overrides, options);
-  const { createOrder } = await import('../../lib/services/orders.js');
+  const { createOrder } = await import('../../lib/core/orders/orders.js');
   const { orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
   const order = await createOrder(
     { config: configRepository, orders: orderRepository, checkout: { sessions: sessionRepository, ttlSeconds: 600, baseUrl: 'https://pay.test.example' } },

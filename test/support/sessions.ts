@@ -1,4 +1,4 @@
-import { hashSessionToken, newSessionToken } from '../../lib/auth/session-token.js';
+import { hashSessionToken, newSessionToken } from '../../lib/core/auth/session-token.js';
 import { sessionRepository } from '../../lib/composition/core.js';
 import type { World } from './endpoints.js';
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { SignJWT, generateKeyPair } from 'jose';
-import { PERMISSIONS } from '../../lib/auth/principal.js';
+import { PERMISSIONS } from '../../lib/core/auth/principal.js';
 import { signDevToken, type DevIdentity, type DevTokenClaims } from '../../infra/local/dev-identity.js';
 
 export const identity: DevIdentity = {

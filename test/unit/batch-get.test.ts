@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DependencyUnavailableError } from '../../lib/errors.js';
-import { metrics } from '../../lib/metrics/metrics.js';
-import { BATCH_GET, batchGet } from '../../lib/repositories/batch-get.js';
+import { DependencyUnavailableError } from '../../lib/core/errors.js';
+import { metrics } from '../../lib/core/ports/metrics.js';
+import { BATCH_GET, batchGet } from '../../lib/adapters/dynamodb/batch-get.js';
 
 /**
  * BatchGetItem may answer only part of a request (UnprocessedKeys: a throttled partition).

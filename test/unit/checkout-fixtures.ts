@@ -5,10 +5,10 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CompactSign, importJWK, type JWK } from 'jose';
-import { type KeyResolver } from '../../lib/checkout/jws.js';
-import { withLowS } from '../../lib/checkout/ecdsa-low-s.js';
-import { localUnwrapper } from '../../lib/checkout/local-unwrapper.js';
-import { CheckoutSignatureInvalidError } from '../../lib/errors.js';
+import { type KeyResolver } from '../../lib/core/checkout/jws.js';
+import { withLowS } from '../../lib/core/checkout/ecdsa-low-s.js';
+import { localUnwrapper } from '../support/local-unwrapper.js';
+import { CheckoutSignatureInvalidError } from '../../lib/core/errors.js';
 
 export interface CheckoutVector {
   name: string;
@@ -47,7 +47,7 @@ export function unknownKid(): never {
 /**
  * Resolves by `kid` only, importing the JWK for the header's (already allow-listed) alg. A key
  * whose type does not fit that alg (an EC key's kid under RS256) is no key for it, as in
- * lib/jose/jwks-source.ts: unknown, a 422 — not jose's import error.
+ * lib/adapters/jwks/jwks-source.ts: unknown, a 422 — not jose's import error.
  */
 export function jwksResolver(keys: JWK[]): KeyResolver {
   return async ({ alg, kid }) => {

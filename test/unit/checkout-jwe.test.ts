@@ -10,12 +10,12 @@ import {
 import { deflateRawSync } from 'node:zlib';
 import { CompactEncrypt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { decryptCheckoutJwe, decryptJweContent, type ContentKeyUnwrapper } from '../../lib/checkout/jwe.js';
-import { verifyCheckoutJws } from '../../lib/checkout/jws.js';
-import { localUnwrapper } from '../../lib/checkout/local-unwrapper.js';
-import { maskedView, parseDecryptedPayload, resolveEci } from '../../lib/checkout/payment-data.js';
-import { parseCheckoutRequest } from '../../lib/checkout/sdk-result.js';
-import { CheckoutDecryptionFailedError, DependencyUnavailableError } from '../../lib/errors.js';
+import { decryptCheckoutJwe, decryptJweContent, type ContentKeyUnwrapper } from '../../lib/core/checkout/jwe.js';
+import { verifyCheckoutJws } from '../../lib/core/checkout/jws.js';
+import { localUnwrapper } from '../support/local-unwrapper.js';
+import { maskedView, parseDecryptedPayload, resolveEci } from '../../lib/core/checkout/payment-data.js';
+import { parseCheckoutRequest } from '../../lib/core/checkout/sdk-result.js';
+import { CheckoutDecryptionFailedError, DependencyUnavailableError } from '../../lib/core/errors.js';
 import {
   b64u,
   failure,

@@ -1,13 +1,13 @@
 import { compactVerify, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { verifyCheckoutJws, type KeyResolver } from '../../lib/checkout/jws.js';
-import { checkoutRequestSchema, MAX_JWS_LENGTH, parseCheckoutRequest } from '../../lib/checkout/sdk-result.js';
+import { verifyCheckoutJws, type KeyResolver } from '../../lib/core/checkout/jws.js';
+import { checkoutRequestSchema, MAX_JWS_LENGTH, parseCheckoutRequest } from '../../lib/core/checkout/sdk-result.js';
 import {
   CheckoutExpiredError,
   CheckoutPayloadInvalidError,
   CheckoutSignatureInvalidError,
   InvalidRequestError,
-} from '../../lib/errors.js';
+} from '../../lib/core/errors.js';
 import {
   failure,
   flipSegment,

@@ -2,15 +2,15 @@ import { generateKeyPairSync } from 'node:crypto';
 import { DecryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { exportJWK, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
-import { verifyCheckoutJws } from '../../lib/checkout/jws.js';
-import { parseDecryptedPayload, resolveEci } from '../../lib/checkout/payment-data.js';
-import { parseCheckoutRequest } from '../../lib/checkout/sdk-result.js';
-import { CheckoutPayloadInvalidError } from '../../lib/errors.js';
-import { PayloadKeyVault } from '../../lib/keys/payload-key-vault.js';
-import { brandOf } from '../../lib/payments/brand.js';
-import { maskPaymentMethod } from '../../lib/payments/masking.js';
-import { needsStepUp } from '../../lib/payments/three-ds-policy.js';
+import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
+import { verifyCheckoutJws } from '../../lib/core/checkout/jws.js';
+import { parseDecryptedPayload, resolveEci } from '../../lib/core/checkout/payment-data.js';
+import { parseCheckoutRequest } from '../../lib/core/checkout/sdk-result.js';
+import { CheckoutPayloadInvalidError } from '../../lib/core/errors.js';
+import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
+import { brandOf } from '../../lib/core/payments/brand.js';
+import { maskPaymentMethod } from '../../lib/core/payments/masking.js';
+import { needsStepUp } from '../../lib/core/payments/three-ds-policy.js';
 import {
   buildCheckoutFixture,
   fixtureNow,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { keysConfigSchema } from '../../lib/config/keys-config.js';
-import { parseEnv } from '../../lib/config/parse-env.js';
+import { keysConfigSchema } from '../../lib/composition/config/keys-config.js';
+import { parseEnv } from '../../lib/composition/config/parse-env.js';
 import { MASTERCARD_NETWORK_KID, VISA_NETWORK_KID } from '../fixtures/network-checkout-responses.js';
 
 /** PAYLOAD_KEY_NETWORK_KIDS (README "Payload key rotation"): checked once, at start-up. */

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { parsePaymentData } from '../../lib/checkout/payment-data.js';
-import { checkoutJwsPayloadSchema } from '../../lib/checkout/jws.js';
-import { CheckoutPayloadInvalidError } from '../../lib/errors.js';
-import { eciMeaning, needsStepUp } from '../../lib/payments/three-ds-policy.js';
+import { parsePaymentData } from '../../lib/core/checkout/payment-data.js';
+import { checkoutJwsPayloadSchema } from '../../lib/core/checkout/jws.js';
+import { CheckoutPayloadInvalidError } from '../../lib/core/errors.js';
+import { eciMeaning, needsStepUp } from '../../lib/core/payments/three-ds-policy.js';
 
 /**
  * Issue 10 item 2: the scheme-aware rules on the decrypted payload (a token needs a

@@ -1,11 +1,11 @@
-import { needsStepUp } from '../../lib/payments/three-ds-policy.js';
+import { needsStepUp } from '../../lib/core/payments/three-ds-policy.js';
 import { randomBytes } from 'node:crypto';
 import { generateKeyPair } from 'jose';
 import * as z from 'zod';
 import { describe, expect, it } from 'vitest';
-import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
-import { verifyCheckoutJws } from '../../lib/checkout/jws.js';
-import { localUnwrapper } from '../../lib/checkout/local-unwrapper.js';
+import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
+import { verifyCheckoutJws } from '../../lib/core/checkout/jws.js';
+import { localUnwrapper } from '../support/local-unwrapper.js';
 import {
   maskedView,
   parseDecryptedPayload,
@@ -13,9 +13,9 @@ import {
   paymentDataSchema,
   resolveEci,
   type PaymentCredential,
-} from '../../lib/checkout/payment-data.js';
-import { parseCheckoutRequest } from '../../lib/checkout/sdk-result.js';
-import { CheckoutPayloadInvalidError } from '../../lib/errors.js';
+} from '../../lib/core/checkout/payment-data.js';
+import { parseCheckoutRequest } from '../../lib/core/checkout/sdk-result.js';
+import { CheckoutPayloadInvalidError } from '../../lib/core/errors.js';
 import {
   allErrorText,
   failure,

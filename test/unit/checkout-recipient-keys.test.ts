@@ -2,11 +2,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import { CreateKeyCommand, DecryptCommand, KMSClient } from '@aws-sdk/client-kms';
 import { CompactEncrypt, exportJWK, importJWK, type JWK } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { decryptCheckoutJwe } from '../../lib/checkout/jwe.js';
-import { verifyCheckoutJws } from '../../lib/checkout/jws.js';
-import { parseDecryptedPayload } from '../../lib/checkout/payment-data.js';
-import { CheckoutDecryptionFailedError, DependencyUnavailableError, InternalError } from '../../lib/errors.js';
-import { PayloadKeyVault } from '../../lib/keys/payload-key-vault.js';
+import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
+import { verifyCheckoutJws } from '../../lib/core/checkout/jws.js';
+import { parseDecryptedPayload } from '../../lib/core/checkout/payment-data.js';
+import { CheckoutDecryptionFailedError, DependencyUnavailableError, InternalError } from '../../lib/core/errors.js';
+import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
 import {
   buildCheckoutFixture,
   fixtureNow,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
-import { commaList, parseEnv, urlString } from '../../lib/config/parse-env.js';
+import { commaList, parseEnv, urlString } from '../../lib/composition/config/parse-env.js';
 
 describe('configuration parsing', () => {
   it('names the bad variables but never echoes their values', () => {

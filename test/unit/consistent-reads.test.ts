@@ -1,12 +1,12 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ConfigRepository } from '../../lib/repositories/config-repository.js';
-import { OrderRepository } from '../../lib/repositories/order-repository.js';
-import { PaymentRepository } from '../../lib/repositories/payment-repository.js';
-import { ReplayRepository } from '../../lib/repositories/replay-repository.js';
-import { SessionRepository } from '../../lib/repositories/session-repository.js';
-import { onboardMerchant } from '../../lib/services/merchant-config.js';
-import { upsertPaymentMethods } from '../../lib/services/payment-methods.js';
+import { ConfigRepository } from '../../lib/adapters/dynamodb/config-repository.js';
+import { OrderRepository } from '../../lib/adapters/dynamodb/order-repository.js';
+import { PaymentRepository } from '../../lib/adapters/dynamodb/payment-repository.js';
+import { ReplayRepository } from '../../lib/adapters/dynamodb/replay-repository.js';
+import { SessionRepository } from '../../lib/adapters/dynamodb/session-repository.js';
+import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
+import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
 
 /**
  * Real DynamoDB reads are eventually consistent unless asked; the local engines always are,

@@ -4,7 +4,7 @@
  * 404 for every method; deployed (or unset), a wrong method on a sandbox path is a 405.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { parseFallbackConfig } from '../../lib/config/fallback-config.js';
+import { parseFallbackConfig } from '../../lib/composition/config/fallback-config.js';
 import { allowedMethods, routeEntries } from '../../lib/http/route-table.js';
 import { invoke } from '../support/invoke.js';
 

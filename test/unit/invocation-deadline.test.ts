@@ -1,7 +1,7 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/aws/clients.js';
-import { currentDeadline, remainingMs, runWithDeadline, withCallSignal } from '../../lib/aws/deadline.js';
+import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { currentDeadline, remainingMs, runWithDeadline, withCallSignal } from '../../lib/core/deadline.js';
 import { authenticator } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';

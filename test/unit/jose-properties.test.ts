@@ -9,15 +9,15 @@
 import { generateKeyPair, exportJWK } from 'jose';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { decryptCheckoutJwe, type ContentKeyUnwrapper } from '../../lib/checkout/jwe.js';
-import { verifyCheckoutJws, type KeyResolver } from '../../lib/checkout/jws.js';
-import { parseDecryptedPayload } from '../../lib/checkout/payment-data.js';
+import { decryptCheckoutJwe, type ContentKeyUnwrapper } from '../../lib/core/checkout/jwe.js';
+import { verifyCheckoutJws, type KeyResolver } from '../../lib/core/checkout/jws.js';
+import { parseDecryptedPayload } from '../../lib/core/checkout/payment-data.js';
 import {
   CheckoutDecryptionFailedError,
   CheckoutExpiredError,
   CheckoutPayloadInvalidError,
   CheckoutSignatureInvalidError,
-} from '../../lib/errors.js';
+} from '../../lib/core/errors.js';
 import {
   allErrorText,
   json,

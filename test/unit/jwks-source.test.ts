@@ -2,10 +2,10 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runWithDeadline } from '../../lib/aws/deadline.js';
-import { NetworkKeyRing } from '../../lib/checkout/network-keys.js';
-import { CheckoutSignatureInvalidError, DependencyUnavailableError } from '../../lib/errors.js';
-import { JwksSource } from '../../lib/jose/jwks-source.js';
+import { runWithDeadline } from '../../lib/core/deadline.js';
+import { NetworkKeyRing } from '../../lib/adapters/jwks/network-key-ring.js';
+import { CheckoutSignatureInvalidError, DependencyUnavailableError } from '../../lib/core/errors.js';
+import { JwksSource } from '../../lib/adapters/jwks/jwks-source.js';
 
 /**
  * SPEC 4.3 step 2 / §6: cached keys, one refresh on an unknown kid, at most once a minute;

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Logger, redact } from '../../lib/logger.js';
-import { luhnValid, REDACTED_CARD_NUMBER } from '../../lib/redact-card-numbers.js';
-import { CheckoutDecryptionFailedError } from '../../lib/errors.js';
+import { Logger, redact } from '../../lib/core/ports/logger.js';
+import { luhnValid, REDACTED_CARD_NUMBER } from '../../lib/core/domain/card-numbers.js';
+import { CheckoutDecryptionFailedError } from '../../lib/core/errors.js';
 
 describe('structured logger', () => {
   it('writes one JSON object per line with level, time, message and context', () => {

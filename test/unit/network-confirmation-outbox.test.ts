@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Payment, PaymentOperation } from '../../lib/domain/payment.js';
-import { operationConfirmations } from '../../lib/network/confirmation.js';
+import type { Payment, PaymentOperation } from '../../lib/core/domain/payment.js';
+import { operationConfirmations } from '../../lib/core/network/confirmation.js';
 
 /** SPEC 4.3: the network hears of what happened — a capture, refund or reversal that did not happen confirms nothing. */
 const order = { merchantRef: 'm-1' };

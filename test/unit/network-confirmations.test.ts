@@ -4,13 +4,13 @@ import type { AddressInfo } from 'node:net';
 import { GetParameterCommand } from '@aws-sdk/client-ssm';
 import { describe, expect, it, vi } from 'vitest';
 import { handler as sandboxSrc } from '../../functions/sandbox-src/handler.js';
-import { parseNetworkConfirmationsConfig } from '../../lib/config/network-confirmations-config.js';
-import { Logger } from '../../lib/logger.js';
-import { ssmCredentials } from '../../lib/network/mastercard/credentials.js';
-import { CHECKOUT_EVENT_CODES, majorUnits, mastercardConfirmationBody } from '../../lib/network/mastercard/confirmation-body.js';
-import { MastercardConfirmationsClient } from '../../lib/network/mastercard/confirmations-client.js';
-import type { NetworkConfirmation } from '../../lib/network/network-client.js';
-import { authorizationHeader, baseUri, parameterString, signatureBaseString } from '../../lib/network/mastercard/oauth1.js';
+import { parseNetworkConfirmationsConfig } from '../../lib/composition/config/network-confirmations-config.js';
+import { Logger } from '../../lib/core/ports/logger.js';
+import { ssmCredentials } from '../../lib/adapters/network/mastercard/credentials.js';
+import { CHECKOUT_EVENT_CODES, majorUnits, mastercardConfirmationBody } from '../../lib/adapters/network/mastercard/confirmation-body.js';
+import { MastercardConfirmationsClient } from '../../lib/adapters/network/mastercard/confirmations-client.js';
+import type { NetworkConfirmation } from '../../lib/core/ports/network-client.js';
+import { authorizationHeader, baseUri, parameterString, signatureBaseString } from '../../lib/adapters/network/mastercard/oauth1.js';
 import { invoke } from '../support/invoke.js';
 import { networkRecord } from '../support/sandbox-network-server.js';
 
@@ -219,8 +219,8 @@ describe('the sandbox network’s confirmations endpoint', () => {
 
 describe('postConfirmation (the HTTP call both network clients make)', () => {
   it('gives up at the invocation’s deadline, not only at its own timeout (SPEC §6)', async () => {
-    const { postConfirmation } = await import('../../lib/network/post-confirmation.js');
-    const { runWithDeadline } = await import('../../lib/aws/deadline.js');
+    const { postConfirmation } = await import('../../lib/adapters/network/post-confirmation.js');
+    const { runWithDeadline } = await import('../../lib/core/deadline.js');
     const server = createServer(() => undefined); // takes the request, never answers
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {

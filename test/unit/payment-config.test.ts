@@ -6,7 +6,7 @@ async function load(env: Record<string, string>) {
   const saved = { ...process.env };
   Object.assign(process.env, env);
   try {
-    return (await import('../../lib/config/payment-config.js')).paymentConfig;
+    return (await import('../../lib/composition/config/payment-config.js')).paymentConfig;
   } finally {
     for (const name of Object.keys(env)) delete process.env[name];
     Object.assign(process.env, saved);

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import type { MerchantConfig } from '../../lib/domain/merchant.js';
-import { InvalidRedirectUrlError } from '../../lib/errors.js';
-import { allowedRedirectUrl } from '../../lib/domain/redirect-url.js';
+import type { MerchantConfig } from '../../lib/core/domain/merchant.js';
+import { InvalidRedirectUrlError } from '../../lib/core/errors.js';
+import { allowedRedirectUrl } from '../../lib/core/domain/redirect-url.js';
 
 const merchant = { merchantRef: 'm', redirectOrigins: ['https://shop.example.com', 'http://localhost:8080'] } as unknown as MerchantConfig;
-// What link creation calls (lib/services/payment-links.ts): the orders' own check.
+// What link creation calls (lib/core/links/payment-links.ts): the orders' own check.
 const check = (url: string) => () => allowedRedirectUrl('returnUrl', url, merchant.redirectOrigins ?? []);
 
-describe('a payment link’s returnUrl (the orders’ rule, lib/domain/redirect-url.ts: exact origin among redirectOrigins)', () => {
+describe('a payment link’s returnUrl (the orders’ rule, lib/core/domain/redirect-url.ts: exact origin among redirectOrigins)', () => {
   it.each([
     'https://shop.example.com/thanks?x=1',
     'https://SHOP.example.com/upper-case-host',

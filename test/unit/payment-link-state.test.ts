@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkExpiry, linkState } from '../../lib/domain/payment-link.js';
+import { linkExpiry, linkState } from '../../lib/core/domain/payment-link.js';
 
 /** SPEC 4.14: a link's state, derived when read. Money taken is never hidden behind CANCELLED or EXPIRED. */
 const DAY = 86_400_000;

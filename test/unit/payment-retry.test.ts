@@ -1,8 +1,8 @@
-/** lib/domain/payment-retry.ts: when an order may get another payment, and in which order payments are listed. */
+/** lib/core/domain/payment-retry.ts: when an order may get another payment, and in which order payments are listed. */
 import { describe, expect, it } from 'vitest';
-import { orderState } from '../../lib/domain/order.js';
-import { failureAllowsRetry, inAttemptOrder, MAX_PAYMENTS_PER_ORDER, nextPaymentRef, retryRefusal } from '../../lib/domain/payment-retry.js';
-import { toPaymentResource, type Payment, type PaymentState } from '../../lib/domain/payment.js';
+import { orderState } from '../../lib/core/domain/order.js';
+import { failureAllowsRetry, inAttemptOrder, MAX_PAYMENTS_PER_ORDER, nextPaymentRef, retryRefusal } from '../../lib/core/domain/payment-retry.js';
+import { toPaymentResource, type Payment, type PaymentState } from '../../lib/core/domain/payment.js';
 
 const payment = (state: PaymentState, extra: Partial<Payment> = {}): Payment => ({
   paymentRef: crypto.randomUUID(),

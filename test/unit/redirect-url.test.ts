@@ -1,12 +1,12 @@
 /**
  * SPEC 4.7/4.8: which return and cancel URLs the hosted payment page may send a shopper to
- * (lib/domain/redirect-url.ts). Examples for the known tricks, then properties: whatever string
+ * (lib/core/domain/redirect-url.ts). Examples for the known tricks, then properties: whatever string
  * is accepted, the origin a browser would navigate to is one the merchant listed.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { allowedRedirectUrl, isLoopbackHost, normaliseOrigin, redirectUrlProblem } from '../../lib/domain/redirect-url.js';
-import { InvalidRedirectUrlError } from '../../lib/errors.js';
+import { allowedRedirectUrl, isLoopbackHost, normaliseOrigin, redirectUrlProblem } from '../../lib/core/domain/redirect-url.js';
+import { InvalidRedirectUrlError } from '../../lib/core/errors.js';
 
 const SHOP = 'https://shop.example.com';
 const allowed = [SHOP, 'http://localhost:5173', 'http://127.0.0.1:8080', 'https://xn--shp-tna.example.com'];

@@ -1,6 +1,6 @@
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { ReplayRepository } from '../../lib/repositories/replay-repository.js';
+import { ReplayRepository } from '../../lib/adapters/dynamodb/replay-repository.js';
 
 /**
  * SPEC 4.3 step 4 in writes: a new checkout response is one conditional write with the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentSecurityPolicy } from '../../lib/checkout-page/security-headers.js';
+import { contentSecurityPolicy } from '../../lib/http/checkout-page/security-headers.js';
 
 /** The hosted page's CSP as directive → sources. */
 function parse(csp: string): Map<string, string[]> {

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import { acsThreeDsOrigins, contentSecurityPolicy } from '../../lib/checkout-page/security-headers.js';
-import { SandboxThreeDsServer } from '../../lib/sandbox/sandbox-three-ds.js';
-import type { AcsTransaction } from '../../lib/sandbox/sandbox-acs-repository.js';
-import type { ThreeDsServer } from '../../lib/payments/three-ds-server.js';
+import { acsThreeDsOrigins, contentSecurityPolicy } from '../../lib/http/checkout-page/security-headers.js';
+import { SandboxThreeDsServer } from '../../lib/adapters/sandbox/sandbox-three-ds.js';
+import type { AcsTransaction } from '../../lib/adapters/sandbox/sandbox-acs-repository.js';
+import type { ThreeDsServer } from '../../lib/core/ports/three-ds-server.js';
 
 const directive = (csp: string, name: string) => csp.split('; ').find((d) => d.startsWith(`${name} `));
 
@@ -31,7 +31,7 @@ describe('THREE_DS_ACS_ORIGINS and SANDBOX_ACS_BASE_URL', () => {
     vi.resetModules();
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
     try {
-      return await import('../../lib/config/checkout-page-config.js').then((m) => m.checkoutPageConfig);
+      return await import('../../lib/composition/config/checkout-page-config.js').then((m) => m.checkoutPageConfig);
     } finally {
       vi.unstubAllEnvs();
     }
@@ -40,7 +40,7 @@ describe('THREE_DS_ACS_ORIGINS and SANDBOX_ACS_BASE_URL', () => {
     vi.resetModules();
     for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
     try {
-      return await import('../../lib/config/sandbox-config.js').then((m) => m.sandboxConfig);
+      return await import('../../lib/composition/config/sandbox-config.js').then((m) => m.sandboxConfig);
     } finally {
       vi.unstubAllEnvs();
     }

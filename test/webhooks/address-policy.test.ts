@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classifyAddress, type RefusalReason } from '../../lib/webhooks/address-policy.js';
+import { classifyAddress, type RefusalReason } from '../../lib/adapters/webhooks/address-policy.js';
 
 /**
  * SPEC §4.15: never a private, link-local or metadata address. Every range is tested at its

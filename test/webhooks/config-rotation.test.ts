@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { kmsClient } from '../../lib/aws/clients.js';
+import { kmsClient } from '../../lib/adapters/aws/clients.js';
 import { configRepository } from '../../lib/composition/core.js';
 import { webhookConfigRepository } from '../../lib/composition/webhooks.js';
-import type { WebhookConfig } from '../../lib/domain/webhook-config.js';
-import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '../../lib/errors.js';
-import { ConditionFailed } from '../../lib/repositories/dynamo.js';
-import type { WebhookConfigStore } from '../../lib/repositories/webhook-config-repository.js';
-import { MAX_PREVIOUS_SECRETS, SECRET_OVERLAP_MS } from '../../lib/webhooks/rotation.js';
-import { KmsSecretSealer } from '../../lib/webhooks/secrets.js';
-import { getWebhookConfig, putWebhookConfig, rotateWebhookSecret, signingSecrets, type WebhookConfigDeps } from '../../lib/webhooks/webhook-config.js';
+import type { WebhookConfig } from '../../lib/core/domain/webhook-config.js';
+import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '../../lib/core/errors.js';
+import { ConditionFailed } from '../../lib/adapters/dynamodb/dynamo.js';
+import type { WebhookConfigStore } from '../../lib/adapters/dynamodb/webhook-config-repository.js';
+import { MAX_PREVIOUS_SECRETS, SECRET_OVERLAP_MS } from '../../lib/core/webhooks/rotation.js';
+import { KmsSecretSealer } from '../../lib/adapters/kms/webhook-secret-sealer.js';
+import { getWebhookConfig, putWebhookConfig, rotateWebhookSecret, signingSecrets, type WebhookConfigDeps } from '../../lib/core/webhooks/webhook-config.js';
 import { seedMerchant } from '../support/seed.js';
 
 /** 4.15 use cases over the real Config table and KMS, with a clock the test moves. */

@@ -2,11 +2,11 @@ import { CreateKeyCommand, DescribeKeyCommand, KMSClient, ListAliasesCommand } f
 import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import { ensureKey, LOCAL_CREDENTIALS, LOCAL_REGION, WEBHOOK_SECRETS_KEY_ALIAS } from '../../infra/local/stack.js';
-import { kmsClient } from '../../lib/aws/clients.js';
-import { DependencyUnavailableError, InternalError } from '../../lib/errors.js';
-import { CachingSecretSealer, MAX_OPENED_SECRET_TTL_MS } from '../../lib/webhooks/opened-secret-cache.js';
-import { KmsSecretSealer, WEBHOOK_SECRET_PURPOSE, type SecretSealer } from '../../lib/webhooks/secrets.js';
-import { newSigningSecret } from '../../lib/webhooks/signing.js';
+import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { DependencyUnavailableError, InternalError } from '../../lib/core/errors.js';
+import { CachingSecretSealer, MAX_OPENED_SECRET_TTL_MS } from '../../lib/adapters/kms/opened-secret-cache.js';
+import { KmsSecretSealer, WEBHOOK_SECRET_PURPOSE, type SecretSealer } from '../../lib/adapters/kms/webhook-secret-sealer.js';
+import { newSigningSecret } from '../../lib/core/webhooks/signing.js';
 import { isStandardWebhooksSecret, standardWebhooksSignature } from './support.js';
 
 const keyId = () => process.env.WEBHOOK_SECRETS_KEY_ID!;
@@ -38,10 +38,10 @@ describe('WEBHOOK_SECRETS_KEY_ID', () => {
     const saved = process.env.WEBHOOK_SECRETS_KEY_ID;
     try {
       process.env.WEBHOOK_SECRETS_KEY_ID = '  ';
-      await expect(import('../../lib/config/webhook-secrets-config.js')).rejects.toThrow(/Invalid configuration: check WEBHOOK_SECRETS_KEY_ID/);
+      await expect(import('../../lib/composition/config/webhook-secrets-config.js')).rejects.toThrow(/Invalid configuration: check WEBHOOK_SECRETS_KEY_ID/);
       vi.resetModules();
       process.env.WEBHOOK_SECRETS_KEY_ID = ' alias/x ';
-      expect((await import('../../lib/config/webhook-secrets-config.js')).webhookSecretsConfig.WEBHOOK_SECRETS_KEY_ID).toBe('alias/x');
+      expect((await import('../../lib/composition/config/webhook-secrets-config.js')).webhookSecretsConfig.WEBHOOK_SECRETS_KEY_ID).toBe('alias/x');
     } finally {
       process.env.WEBHOOK_SECRETS_KEY_ID = saved;
       vi.resetModules();

@@ -1,9 +1,9 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { deliveryErrorOf } from '../../lib/webhooks/delivery-error.js';
-import { HttpWebhookSender, MAX_RESPONSE_BYTES, type WebhookRequest } from '../../lib/webhooks/sender.js';
-import { assertSafeWebhookUrl, type LookupAll } from '../../lib/webhooks/url-guard.js';
+import { deliveryErrorOf } from '../../lib/adapters/webhooks/delivery-error.js';
+import { HttpWebhookSender, MAX_RESPONSE_BYTES, type WebhookRequest } from '../../lib/adapters/webhooks/sender.js';
+import { assertSafeWebhookUrl, type LookupAll } from '../../lib/adapters/webhooks/url-guard.js';
 
 /**
  * SPEC §4.15 delivery over real sockets: a local receiver (http, 127.0.0.1) whose every path

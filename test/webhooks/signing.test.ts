@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { isSigningSecret, newSigningSecret, signatureHeaders } from '../../lib/webhooks/signing.js';
+import { isSigningSecret, newSigningSecret, signatureHeaders } from '../../lib/core/webhooks/signing.js';
 
 /** SPEC §4.15: Standard Webhooks headers; during a rotation both secrets sign every delivery. */
 const body = JSON.stringify({ id: 'evt_1', type: 'payment.captured', createdAt: '2026-01-01T00:00:00Z', data: { amount: { value: 100 } } });

@@ -1,6 +1,6 @@
 import type { LookupAddress } from 'node:dns';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { assertSafeWebhookUrl, guardedLookup, parseWebhookUrl, UnsafeWebhookUrlError, type LookupAll } from '../../lib/webhooks/url-guard.js';
+import { assertSafeWebhookUrl, guardedLookup, parseWebhookUrl, UnsafeWebhookUrlError, type LookupAll } from '../../lib/adapters/webhooks/url-guard.js';
 
 /** SPEC §4.15 URL rule: https; http only to a loopback host for sandbox merchants; never a forbidden address. */
 const SANDBOX = { allowLoopback: true };

@@ -1,0 +1,86 @@
+import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import type { Order } from '../../core/domain/order.js';
+import type { Payment } from '../../core/domain/payment.js';
+import { dynamo, withoutKeys } from './dynamo.js';
+
+const orderPk = (orderRef: string) => `ORDER#${orderRef}`;
+const paymentSk = (paymentRef: string) => `PAYMENT#${paymentRef}`;
+
+/**
+ * Orders and their payments share a partition, so one Query reads an order with all its
+ * payments. Every write is a single-item conditional put.
+ */
+export class OrderRepository {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  /** Payment first: an order is never visible without its payment. A leftover payment is harmless. */
+  async create(order: Order, payment: Payment): Promise<void> {
+    await this.putNew({ pk: orderPk(order.orderRef), sk: paymentSk(payment.paymentRef), kind: 'PAYMENT', ...payment });
+    await this.putNew({ pk: orderPk(order.orderRef), sk: 'ORDER', kind: 'ORDER', ...order });
+  }
+
+  /**
+   * Another payment on an existing order (a retry after a decline). The conditional put is the
+   * concurrency guard: retries of the same failed payment derive the same paymentRef
+   * (lib/core/domain/payment-retry.ts), so only one of them writes; the others get ConditionFailed.
+   */
+  async addPayment(payment: Payment): Promise<void> {
+    await this.putNew({ pk: orderPk(payment.orderRef), sk: paymentSk(payment.paymentRef), kind: 'PAYMENT', ...payment });
+  }
+
+  async get(orderRef: string): Promise<OrderSnapshot | undefined> {
+    const { Items = [] } = await dynamo(() =>
+      this.client.send(
+        new QueryCommand({
+          TableName: this.table,
+          KeyConditionExpression: 'pk = :pk',
+          ExpressionAttributeValues: { ':pk': orderPk(orderRef) },
+          ConsistentRead: true,
+        }),
+      ),
+    );
+    return orderFromItems(Items);
+  }
+
+  private async putNew(item: Record<string, unknown>): Promise<void> {
+    await dynamo(() =>
+      this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
+    );
+  }
+}
+
+/** An order with (some of) its payments, as read at one moment. */
+export interface OrderSnapshot {
+  order: Order;
+  payments: Payment[];
+}
+
+/**
+ * The order read together with a request's authentication (session-repository.ts
+ * `findWithPayment`): the order item and the one payment the route names, strongly consistent.
+ * `found` is undefined when the order item is absent.
+ */
+export interface PaymentReadAhead {
+  orderRef: string;
+  paymentRef: string;
+  found: OrderSnapshot | undefined;
+}
+
+/** The snapshot an order partition's items make (undefined without the order item). */
+export function orderFromItems(items: readonly Record<string, unknown>[]): OrderSnapshot | undefined {
+  const orderItem = items.find((item) => item.kind === 'ORDER');
+  if (!orderItem) return undefined;
+  const payments = items.filter((item) => item.kind === 'PAYMENT').map((item) => stripItem<Payment>(item));
+  return { order: stripItem<Order>(orderItem), payments };
+}
+
+/** The domain object of an item: storage keys, the item kind and the outbox bookkeeping removed. */
+export function stripItem<T>(item: Record<string, unknown>): T {
+  const { kind: _kind, outbox: _outbox, dueShard: _shard, dueAt: _due, ...rest } = withoutKeys<Record<string, unknown>>(item);
+  return rest as T;
+}
+
+export { orderPk, paymentSk };

@@ -1,0 +1,149 @@
+import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../../core/domain/payment.js';
+import { DependencyUnavailableError } from '../../core/errors.js';
+import { ConditionFailed, dynamo } from './dynamo.js';
+import { orderPk, paymentSk, stripItem } from './order-repository.js';
+import { appendToOutbox, MAX_UNDRAINED_EVENTS, type OutboxEntry } from './outbox.js';
+
+/** Where each operation may start and which total its reservation draws on. */
+const RESERVATION: Record<OperationKind, { from: readonly PaymentState[]; condition: string; update: string }> = {
+  CAPTURE: { from: OPERATION_STARTS_FROM.CAPTURE, condition: 'capturable >= :amount', update: 'capturable = capturable - :amount' },
+  REFUND: { from: OPERATION_STARTS_FROM.REFUND, condition: 'refundable >= :amount', update: 'refundable = refundable - :amount' },
+  // Only while nothing is captured or on its way: everything still capturable.
+  REVERSAL: { from: OPERATION_STARTS_FROM.REVERSAL, condition: 'capturable = #amount.#value', update: 'capturable = :zero' },
+};
+
+export interface SettledTotals {
+  state: PaymentState;
+  capturedAmount: number;
+  refundedAmount: number;
+  refundable: number;
+}
+
+/**
+ * Captures, reversals and refunds on the payment item (SPEC 4.11–4.13), each a single
+ * conditional UpdateItem:
+ * - `reserve` starts an operation: the condition tests the state and the remaining total and
+ *   the update decrements it, so no interleaving of concurrent requests can over-capture or
+ *   over-refund (no read-then-write); it also needs room in the outbox (MAX_UNDRAINED_EVENTS),
+ *   so the approval's write never fails on the item's size after the acquirer acted;
+ * - `succeed` records the acquirer's approval, the new totals and state, and the events — all
+ *   conditioned on the version read, so nothing written meanwhile is overwritten;
+ * - `fail` records a refusal and gives the reservation back.
+ */
+export class PaymentOperationsRepository {
+  constructor(
+    private readonly client: DynamoDBDocumentClient,
+    private readonly table: string,
+  ) {}
+
+  async reserve(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, ref: string, operation: PaymentOperation): Promise<Payment> {
+    const rule = RESERVATION[operation.kind];
+    try {
+      const { Attributes } = await dynamo(() =>
+        this.client.send(
+          new UpdateCommand({
+            TableName: this.table,
+            Key: key(payment),
+            UpdateExpression: `SET ${rule.update}, operations.#ref = :operation, version = version + :one, updatedAt = :at`,
+            ConditionExpression: `#state IN (${rule.from.map((_, i) => `:from${i}`).join(', ')}) AND ${rule.condition} AND attribute_not_exists(operations.#ref) AND (attribute_not_exists(outbox) OR size(outbox) < :outboxRoom)`,
+            ExpressionAttributeNames: { '#state': 'state', '#ref': ref, ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}) },
+            ExpressionAttributeValues: {
+              ...Object.fromEntries(rule.from.map((state, i) => [`:from${i}`, state])),
+              ...(operation.kind === 'REVERSAL' ? { ':zero': 0 } : { ':amount': operation.amount }),
+              ':operation': operation,
+              ':one': 1,
+              ':at': operation.at,
+              ':outboxRoom': MAX_UNDRAINED_EVENTS,
+            },
+            ReturnValues: 'ALL_NEW',
+            ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+          }),
+        ),
+      );
+      return stripItem<Payment>(Attributes!);
+    } catch (error) {
+      if (error instanceof ConditionFailed && (await this.undrainedEvents(payment, error)) >= MAX_UNDRAINED_EVENTS) {
+        throw new DependencyUnavailableError('Events of this payment are still being delivered; retry shortly.', { cause: error, headers: { 'Retry-After': '5' } });
+      }
+      throw error;
+    }
+  }
+
+  /** How many events wait in the item's outbox (from the refused write's old item, else a read). */
+  private async undrainedEvents(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, refusal: ConditionFailed): Promise<number> {
+    const item =
+      refusal.existing ??
+      (await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(payment), ConsistentRead: true, ProjectionExpression: 'outbox' })))).Item;
+    return Array.isArray(item?.outbox) ? item.outbox.length : 0;
+  }
+
+  /** The approval, written only over the version `seen` and while the operation is still pending. */
+  async succeed(seen: Payment, ref: string, totals: SettledTotals, settledAt: string, events: readonly OutboxEntry[], now: number): Promise<Payment> {
+    const k = key(seen);
+    const outbox = appendToOutbox(k.pk, events, now);
+    const { Attributes } = await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: k,
+          UpdateExpression: [
+            'SET operations.#ref.#opState = :succeeded, operations.#ref.settledAt = :settledAt, #state = :state',
+            'capturedAmount = :captured, refundedAmount = :refunded, refundable = :refundable',
+            'version = version + :one, updatedAt = :settledAt',
+            ...outbox.set,
+          ].join(', ') + ' REMOVE operations.#ref.inFlightUntil',
+          ConditionExpression: 'version = :version AND operations.#ref.#opState = :pending',
+          ExpressionAttributeNames: { '#ref': ref, '#opState': 'state', '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':succeeded': 'SUCCEEDED',
+            ':pending': 'PENDING',
+            ':settledAt': settledAt,
+            ':state': totals.state,
+            ':captured': totals.capturedAmount,
+            ':refunded': totals.refundedAmount,
+            ':refundable': totals.refundable,
+            ':version': seen.version,
+            ':one': 1,
+            ...outbox.values,
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    );
+    return stripItem<Payment>(Attributes!);
+  }
+
+  /**
+   * The acquirer refused (or was certainly never reached): the operation is FAILED and its
+   * reservation returns to the total it came from. A reversal restores the whole authorization.
+   */
+  async fail(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, ref: string, operation: PaymentOperation, failure: PaymentFailure, settledAt: string): Promise<Payment> {
+    const giveBack = operation.kind === 'CAPTURE' ? 'capturable = capturable + :amount' : operation.kind === 'REFUND' ? 'refundable = refundable + :amount' : 'capturable = #amount.#value';
+    const { Attributes } = await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key(payment),
+          UpdateExpression: `SET operations.#ref.#opState = :failed, operations.#ref.failure = :failure, operations.#ref.settledAt = :settledAt, ${giveBack}, version = version + :one, updatedAt = :settledAt REMOVE operations.#ref.inFlightUntil`,
+          ConditionExpression: 'operations.#ref.#opState = :pending',
+          ExpressionAttributeNames: { '#ref': ref, '#opState': 'state', ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}) },
+          ExpressionAttributeValues: {
+            ':failed': 'FAILED',
+            ':pending': 'PENDING',
+            ':failure': failure,
+            ':settledAt': settledAt,
+            ...(operation.kind === 'REVERSAL' ? {} : { ':amount': operation.amount }),
+            ':one': 1,
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    );
+    return stripItem<Payment>(Attributes!);
+  }
+}
+
+const key = (payment: Pick<Payment, 'orderRef' | 'paymentRef'>) => ({ pk: orderPk(payment.orderRef), sk: paymentSk(payment.paymentRef) });

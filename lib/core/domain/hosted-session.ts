@@ -1,0 +1,18 @@
+export interface HostedSession {
+  tokenHash: string;
+  orderRef: string;
+  outletId: string;
+  merchantRef: string;
+  tenantRef: string;
+  /** Epoch seconds; also the DynamoDB TTL attribute. */
+  expiresAt: number;
+  createdAt: string;
+  /**
+   * Copied from the order and the merchant when the session is minted, so that the page's
+   * bootstrap (lib/http/checkout-page/bootstrap.ts) needs no other read: where the page sends the
+   * shopper back (4.8) and the shop's name for "Back to <shop>" (the merchant's dpaName).
+   */
+  returnUrl?: string;
+  cancelUrl?: string;
+  shopName?: string;
+}

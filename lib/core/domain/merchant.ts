@@ -1,0 +1,28 @@
+export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover'] as const;
+export type CardBrand = (typeof CARD_BRANDS)[number];
+export const THREE_DS_POLICIES = ['never', 'risk-based', 'always'] as const;
+export type ThreeDsPolicy = (typeof THREE_DS_POLICIES)[number];
+export type MerchantEnvironment = 'sandbox' | 'production';
+
+/** A merchant's Click to Pay onboarding (SPEC 4.7). Not secret: dpaClientId is public. */
+export interface MerchantConfig {
+  merchantRef: string;
+  tenantRef: string;
+  dpaId: string;
+  dpaClientId: string;
+  dpaName: string;
+  cardBrands: CardBrand[];
+  locale: string;
+  environment: MerchantEnvironment;
+  threeDsPolicy: ThreeDsPolicy;
+  outlets: string[];
+  /** 4.7: the origins return and cancel URLs may point to, normalised (lib/core/domain/redirect-url.ts). Absent on merchants onboarded before. */
+  redirectOrigins?: string[];
+  updatedAt: string;
+}
+
+export interface Outlet {
+  outletId: string;
+  merchantRef: string;
+  tenantRef: string;
+}

@@ -1,0 +1,199 @@
+import type { Amount } from './order.js';
+import { failureAllowsRetry } from './payment-retry.js';
+
+export type PaymentState =
+  | 'STARTED'
+  | 'PROCESSING'
+  | 'AUTHORISED'
+  | 'CAPTURED'
+  | 'AWAIT_3DS'
+  | 'FAILED'
+  | 'PARTIALLY_CAPTURED'
+  | 'REVERSED'
+  | 'PARTIALLY_REFUNDED'
+  | 'REFUNDED';
+
+/** The states after a successful authorization (SPEC §3): captures, reversal and refunds live here. */
+export const AUTHORISED_STATES: ReadonlySet<PaymentState> = new Set([
+  'AUTHORISED',
+  'CAPTURED',
+  'PARTIALLY_CAPTURED',
+  'REVERSED',
+  'PARTIALLY_REFUNDED',
+  'REFUNDED',
+]);
+/** An order is paid once one of its payments was authorised, whatever happened to it since (capture, refund, reversal). */
+export function isPaid(payments: readonly Pick<Payment, 'state'>[]): boolean {
+  return payments.some((payment) => AUTHORISED_STATES.has(payment.state));
+}
+
+/** A payment that can no longer be paid: authorized (whatever happened since) or failed. */
+export const FINAL_STATES: ReadonlySet<PaymentState> = new Set([...AUTHORISED_STATES, 'FAILED']);
+
+export type PaymentMethodType = 'CLICK_TO_PAY' | 'DIRECT_WALLET';
+
+/** Only what may be stored at rest (SPEC §3): never the PAN, token number or cryptogram. */
+export interface MaskedPaymentMethod {
+  type: PaymentMethodType;
+  brand?: string;
+  tokenLastFour?: string;
+  panLastFour?: string;
+  expiry?: string;
+  paymentAccountReference?: string;
+  /** The type of the dynamic data authorized with (e.g. CARD_APPLICATION_CRYPTOGRAM_LONG_FORM); never the value. */
+  cryptogramType?: string;
+}
+
+/**
+ * Which SRC checkout a Click to Pay payment came from (the verified JWS payload's ids and the
+ * network whose key signed it). Not card data: correlation ids only. Mastercard requires a
+ * confirmation of every outcome quoting them (lib/core/network/confirmation.ts).
+ */
+export interface SrcCheckoutReference {
+  /** The trusted network key set that verified the checkout response (NETWORK_JWKS_URLS name). */
+  network: string;
+  srcCorrelationId: string;
+  srciTransactionId?: string;
+}
+
+export interface Authorization {
+  code: string;
+  resultCode: string;
+  at: string;
+}
+
+export interface ThreeDsChallenge {
+  acsUrl: string;
+  creq: string;
+  transactionId: string;
+}
+
+export interface PaymentFailure {
+  code: string;
+  reason: string;
+}
+
+export type OperationKind = 'CAPTURE' | 'REFUND' | 'REVERSAL';
+export type OperationState = 'PENDING' | 'SUCCEEDED' | 'FAILED';
+
+/** The states each operation may start from (SPEC §3); the reservation's write tests the same. */
+export const OPERATION_STARTS_FROM: Readonly<Record<OperationKind, readonly PaymentState[]>> = {
+  CAPTURE: ['AUTHORISED', 'PARTIALLY_CAPTURED'],
+  REFUND: ['CAPTURED', 'PARTIALLY_CAPTURED', 'PARTIALLY_REFUNDED'],
+  REVERSAL: ['AUTHORISED'],
+};
+
+export interface PaymentOperation {
+  kind: OperationKind;
+  amount: number;
+  state: OperationState;
+  /** When it was requested (ISO). */
+  at: string;
+  settledAt?: string;
+  /** While PENDING: epoch ms until which the request to the acquirer may still land. */
+  inFlightUntil?: number;
+  failure?: PaymentFailure;
+}
+
+export interface Payment {
+  paymentRef: string;
+  orderRef: string;
+  outletId: string;
+  state: PaymentState;
+  amount: Amount;
+  paymentMethod?: MaskedPaymentMethod;
+  eci?: string;
+  authorization?: Authorization;
+  threeDs?: ThreeDsChallenge;
+  failure?: PaymentFailure;
+  payerIp?: string;
+  /** Click to Pay (4.3) only: the checkout's SRC ids, for the network's confirmations. */
+  srcCheckout?: SrcCheckoutReference;
+  /** Optimistic-concurrency counter; every transition increments it. */
+  version: number;
+  /** While PROCESSING: who holds the lease; only the holder may finish or release it. */
+  leaseId?: string;
+  /** While PROCESSING: epoch ms after which another attempt may take the lease over. */
+  leaseUntil?: number;
+  /** The state the lease was taken from, so an expired lease can be resumed correctly. */
+  leaseFrom?: 'STARTED' | 'AWAIT_3DS';
+  /** While PROCESSING: a hash naming the credential; only the same one may take an expired lease over. */
+  leaseCredential?: string;
+  /** While PROCESSING: the attempt's masked payment method, recorded if another attempt settles it. */
+  leaseMasked?: MaskedPaymentMethod;
+  /** While PROCESSING: epoch ms until which an earlier authorization may still reach the acquirer. */
+  parkedUntil?: number;
+  /** The lease whose final write settled the payment (recognises a retried final write). */
+  settledBy?: string;
+  /** The credential key that settled it: the same request again gets the outcome, not a 409. */
+  settledCredential?: string;
+  /** After authorization (SPEC §3, 4.11–4.13): the running totals, in minor units of `amount`. */
+  capturedAmount?: number;
+  refundedAmount?: number;
+  /**
+   * What is left to capture / to refund, *reservations deducted*: the conditional writes that
+   * start a capture or refund test and decrement these, so concurrent operations can never
+   * add up to more than the authorization (or the captured amount).
+   */
+  capturable?: number;
+  refundable?: number;
+  /** Captures, refunds and the reversal, keyed by their reference (the acquirer's idempotency key). */
+  operations?: Record<string, PaymentOperation>;
+  /** Which payment of its order this is (lib/core/domain/payment-retry.ts); absent on the first. */
+  attempt?: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The public payment resource of SPEC §3. The lease is internal: PROCESSING shows as its origin. */
+export function toPaymentResource(payment: Payment): Record<string, unknown> {
+  const state = payment.state === 'PROCESSING' ? (payment.leaseFrom ?? 'STARTED') : payment.state;
+  return {
+    paymentRef: payment.paymentRef,
+    orderRef: payment.orderRef,
+    outletId: payment.outletId,
+    state,
+    amount: payment.amount,
+    ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}),
+    ...(payment.eci ? { eci: payment.eci } : {}),
+    ...(payment.authorization && AUTHORISED_STATES.has(state) ? { authorization: payment.authorization } : {}),
+    ...(payment.threeDs && state === 'AWAIT_3DS' ? { threeDs: payment.threeDs } : {}),
+    ...(payment.failure && state === 'FAILED' ? { failure: payment.failure } : {}),
+    // Whether the order can get a new payment after this one (POST …/orders/{orderRef}/payments).
+    ...(state === 'FAILED' ? { retryable: failureAllowsRetry(payment) } : {}),
+    ...(AUTHORISED_STATES.has(state) ? lifecycleView(payment) : {}),
+    createdAt: payment.createdAt,
+    updatedAt: payment.updatedAt,
+  };
+}
+
+/** captures[], refunds[] and the running totals of SPEC §3, oldest operation first. */
+function lifecycleView(payment: Payment): Record<string, unknown> {
+  const money = (value: number) => ({ currencyCode: payment.amount.currencyCode, value });
+  const entries = Object.entries(payment.operations ?? {}).sort(([, a], [, b]) => a.at.localeCompare(b.at));
+  const list = (kind: OperationKind, refName: string) =>
+    entries
+      .filter(([, op]) => op.kind === kind)
+      .map(([ref, op]) => ({ [refName]: ref, amount: money(op.amount), state: op.state, at: op.at, ...(op.failure ? { failure: op.failure } : {}) }));
+  const reversal = entries.find(([, op]) => op.kind === 'REVERSAL');
+  return {
+    captures: list('CAPTURE', 'captureRef'),
+    refunds: list('REFUND', 'refundRef'),
+    ...(reversal ? { reversal: { reversalRef: reversal[0], state: reversal[1].state, at: reversal[1].at } } : {}),
+    capturedAmount: money(payment.capturedAmount ?? 0),
+    refundedAmount: money(payment.refundedAmount ?? 0),
+  };
+}
+
+/**
+ * The state the totals mean (SPEC §3). A refund ends capturing: once anything is refunded the
+ * payment is (PARTIALLY_)REFUNDED, and refunds add up to at most what was captured.
+ */
+export function stateAfterOperations(payment: Pick<Payment, 'amount' | 'capturedAmount' | 'refundedAmount'>, reversed: boolean): PaymentState {
+  const captured = payment.capturedAmount ?? 0;
+  const refunded = payment.refundedAmount ?? 0;
+  if (reversed) return 'REVERSED';
+  if (refunded > 0) return refunded >= captured ? 'REFUNDED' : 'PARTIALLY_REFUNDED';
+  if (captured > 0) return captured >= payment.amount.value ? 'CAPTURED' : 'PARTIALLY_CAPTURED';
+  return 'AUTHORISED';
+}

@@ -1,0 +1,89 @@
+import type { Order } from '../domain/order.js';
+import { stateAfterOperations, type Payment, type PaymentFailure } from '../domain/payment.js';
+import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
+import { operationEventType, paymentEvent } from '../events/payment-event.js';
+import { operationConfirmations } from '../network/confirmation.js';
+import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
+import { currentOf as paymentAsItWas, retryAfter } from '../payments/lease.js';
+import type { LifecycleDeps, LifecycleFacts } from './deps.js';
+import { recordPaymentOperation } from '../payments/payment-metrics.js';
+
+/** Optimistic retries of the approval write; each lost race re-reads (others' writes are small). */
+const MAX_SETTLE_ATTEMPTS = 30;
+
+/**
+ * Records the acquirer's answer for a pending operation. An approval moves the totals and the
+ * state and announces the event in the same write; a refusal gives the reservation back.
+ * Whoever records first wins; everyone else returns the payment as it then is.
+ */
+export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Payment, ref: string, outcome: AuthorizationOutcome): Promise<Payment> {
+  if (!outcome.approved) return recordFailure(deps, seen, ref, { code: outcome.declineCode, reason: outcome.reason });
+  let current = seen;
+  for (let attempt = 0; attempt < MAX_SETTLE_ATTEMPTS; attempt++) {
+    const operation = current.operations?.[ref];
+    if (!operation || operation.state !== 'PENDING') return current;
+    const now = deps.now();
+    const settledAt = new Date(now).toISOString();
+    const totals = totalsAfter(current, operation.kind, operation.amount);
+    const after: Payment = { ...current, ...totals, updatedAt: settledAt, operations: { ...current.operations, [ref]: { ...operation, state: 'SUCCEEDED', settledAt } } };
+    const event = paymentEvent(operationEventType(operation.kind, after), order, after, now);
+    try {
+      const settled = await deps.operations.succeed(current, ref, totals, settledAt, [event, ...operationConfirmations(order, after, ref, now)], now);
+      recordPaymentOperation(operation.kind, 'succeeded');
+      return settled;
+    } catch (error) {
+      if (!(error instanceof ConditionFailed)) throw error;
+      current = await currentOf(deps, current, error);
+    }
+  }
+  throw new PaymentStateConflictError('The payment is changing too often to record this operation; retry shortly.', { headers: retryAfter(1000) });
+}
+
+export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: string, failure: PaymentFailure): Promise<Payment> {
+  const operation = seen.operations?.[ref];
+  if (!operation || operation.state !== 'PENDING') return seen;
+  try {
+    const failed = await deps.operations.fail(seen, ref, operation, failure, new Date(deps.now()).toISOString());
+    recordPaymentOperation(operation.kind, 'failed');
+    return failed;
+  } catch (error) {
+    if (!(error instanceof ConditionFailed)) throw error;
+    return currentOf(deps, seen, error); // someone recorded it first
+  }
+}
+
+/**
+ * A pending operation whose caller went away (timeout, crash): the acquirer is asked under the
+ * operation's reference, never sent it again. Unknown to the acquirer after the in-flight
+ * window → it never happened: FAILED, reservation returned. Unknown within it → 502, retry later.
+ */
+export async function resolvePending(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment> {
+  const operation = seen.operations?.[ref];
+  if (!operation || operation.state !== 'PENDING') return seen;
+  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs);
+  facts.logger.info('acquirer asked about a pending operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, known: known !== undefined });
+  if (known) return recordOutcome(deps, order, seen, ref, known);
+  const until = operation.inFlightUntil ?? 0;
+  if (until > deps.now()) {
+    throw new AuthorizationUnavailableError('The earlier request may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(until - deps.now()) });
+  }
+  return recordFailure(deps, seen, ref, { code: 'NOT_PERFORMED', reason: 'The acquirer never received the operation' });
+}
+
+/** The totals and state once a pending operation of `kind` for `amount` is approved. */
+export function totalsAfter(payment: Payment, kind: 'CAPTURE' | 'REFUND' | 'REVERSAL', amount: number) {
+  const capturedAmount = (payment.capturedAmount ?? 0) + (kind === 'CAPTURE' ? amount : 0);
+  const refundedAmount = (payment.refundedAmount ?? 0) + (kind === 'REFUND' ? amount : 0);
+  // A refund's reservation already left `refundable`; a capture adds what may now be refunded.
+  const refundable = (payment.refundable ?? 0) + (kind === 'CAPTURE' ? amount : 0);
+  const state = stateAfterOperations({ amount: payment.amount, capturedAmount, refundedAmount }, kind === 'REVERSAL');
+  return { state, capturedAmount, refundedAmount, refundable };
+}
+
+/** The payment as the failed condition saw it (lease.ts `currentOf`); it must still exist. */
+export async function currentOf(deps: LifecycleDeps, seen: Payment, error: ConditionFailed): Promise<Payment> {
+  const current = await paymentAsItWas(deps, seen, error);
+  if (!current) throw new PaymentStateConflictError('The payment is gone.');
+  return current;
+}

@@ -1,0 +1,41 @@
+import type { Payment } from '../domain/payment.js';
+import type { LeaseOrigin } from '../../adapters/dynamodb/payment-repository.js';
+import { lookupWithTimeout } from '../ports/authorizer.js';
+import type { PaymentDeps, RequestFacts } from './deps.js';
+import { writeFinal } from './final-write.js';
+import { settledOrConflict, takeLease } from './lease.js';
+import type { PaymentContext } from './payment-context.js';
+import { giveBack } from './run-payment.js';
+import { outcomePatch } from './settle.js';
+
+/**
+ * Ends a payment as FAILED without calling the authorizer (3DS failed or expired) — unless
+ * an earlier attempt may have reached the acquirer: then its recorded outcome wins.
+ */
+export async function failWithoutAuthorization(
+  deps: PaymentDeps,
+  ctx: PaymentContext,
+  claim: { from: LeaseOrigin; credentialKey: string },
+  failure: { code: string; reason: string },
+  facts: RequestFacts,
+): Promise<Payment> {
+  const { payment, order } = ctx;
+  const acquirer = deps.authorizers[ctx.merchant?.environment ?? 'production'];
+  const lease = await takeLease(deps, payment, { from: claim.from, credential: claim.credentialKey });
+  if (lease.kind === 'settled') return lease.payment;
+  if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, claim.credentialKey, deps.now());
+  if (lease.taken.takeover) {
+    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) =>
+      giveBack(deps, payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), lease.taken.parkedUntil ?? deps.now()), error, facts),
+    );
+    if (known) {
+      facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });
+      const patch = { ...outcomePatch(known, order, payment.paymentRef), ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}) };
+      return writeFinal(deps, order, payment, lease.leaseId, patch, claim.credentialKey, lease.taken.leased);
+    }
+  }
+  const failed = await writeFinal(deps, order, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey, lease.taken.leased);
+  await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
+  facts.logger.info('payment failed without authorization', { paymentRef: payment.paymentRef, code: failure.code });
+  return failed;
+}

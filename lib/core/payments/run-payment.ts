@@ -1,0 +1,166 @@
+import type { PaymentCredential } from '../checkout/payment-data.js';
+import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
+import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
+import { epochSeconds } from '../../adapters/dynamodb/dynamo.js';
+import type { LeaseOrigin, LeaseTaken, PendingThreeDs } from '../../adapters/dynamodb/payment-repository.js';
+import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
+import type { PaymentDeps, RequestFacts } from './deps.js';
+import { writeFinal } from './final-write.js';
+import { retryAfter, settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
+import { outcomePatch, settleAbandoned } from './settle.js';
+import type { PaymentContext } from './payment-context.js';
+import { needsStepUp } from './three-ds-policy.js';
+import { assertLinkNotCancelled } from '../links/link-cancellation.js';
+import { THREE_DS_NOTIFICATION_PATH } from '../ports/three-ds-server.js';
+import { recordAuthorization, recordThreeDsStepUp } from './payment-metrics.js';
+
+export { assertPayable, settledWith } from './lease.js';
+
+export interface PaymentAttempt {
+  from: LeaseOrigin;
+  credential: PaymentCredential;
+  /** Names the credential for the lease (credential-key.ts): a takeover must present the same. */
+  credentialKey: string;
+  brand: string;
+  eci: string | undefined;
+  masked: MaskedPaymentMethod;
+  /** 4.3 only: the SRC checkout's ids, recorded on the payment for the network's confirmations. */
+  srcCheckout?: SrcCheckoutReference;
+  /** The encrypted payload to keep if a 3DS step-up happens; absent → no step-up possible. */
+  sealedForThreeDs?: () => Promise<Pick<PendingThreeDs, 'jwe' | 'source'>>;
+}
+
+/**
+ * SPEC 4.3 steps 8–9, shared by 4.3, 4.4 and 4.10: take the lease, decide on 3DS, call the
+ * authorizer with `paymentRef` as idempotency key, write the final state. At most once to
+ * the acquirer (SPEC §3):
+ * - a failure before the acquirer is called gives the lease back (retryable at once);
+ * - a failure after it may have been reached (timeout, lost answer) parks the lease: the same
+ *   credential may come back at once, asks `lookup` and records what the acquirer did; no new
+ *   authorization is sent while the first could still land, and no other credential steps in
+ *   until the lease is abandoned (then its outcome is recorded, or the payment freed).
+ */
+export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts): Promise<Payment> {
+  const { payment } = ctx;
+  const acquirer = deps.authorizers[ctx.merchant?.environment ?? 'production'];
+  const claim: LeaseClaim = {
+    from: attempt.from,
+    credential: attempt.credentialKey,
+    masked: attempt.masked,
+    ...(attempt.srcCheckout ? { srcCheckout: attempt.srcCheckout } : {}),
+    ...(facts.payerIp ? { payerIp: facts.payerIp } : {}),
+  };
+  let lease = await takeLease(deps, payment, claim);
+  if (lease.kind === 'abandoned') {
+    const rescued = await settleAbandoned(deps, ctx, acquirer, lease.current, facts);
+    if (rescued !== 'released') return settledOrConflict(deps, rescued, attempt.credentialKey, deps.now());
+    lease = await takeLease(deps, payment, claim);
+  }
+  if (lease.kind === 'settled') return lease.payment;
+  if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, attempt.credentialKey, deps.now());
+  return holdAndPay(deps, ctx, attempt, acquirer, lease.leaseId, lease.taken, facts);
+}
+
+async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, acquirer: Authorizer, leaseId: string, taken: LeaseTaken, facts: RequestFacts): Promise<Payment> {
+  const { payment, order } = ctx;
+  const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from), error, facts);
+  const park = (until: number, error: unknown) => giveBack(deps, payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
+  const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
+
+  // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
+  // cancel crossing this payment sees it or is seen, and by every holder, takeovers included. A
+  // takeover checks it only after the acquirer's lookup: the link may have been cancelled while
+  // the earlier attempt was at the acquirer (a cancel whose re-check or undo failed), and what
+  // the acquirer did must be recorded, never given back as STARTED. Only a failed read keeps a
+  // takeover's lease parked.
+  const linkOpen = () =>
+    assertLinkNotCancelled(deps.links, order).catch((error: unknown) =>
+      taken.takeover && !(error instanceof PaymentStateConflictError) ? park(taken.parkedUntil ?? deps.now(), error) : release(error),
+    );
+
+  if (!taken.takeover) await linkOpen();
+  else {
+    const parkedUntil = taken.parkedUntil ?? deps.now();
+    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) => park(parkedUntil, error));
+    facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, known: known !== undefined, parkedUntil: taken.parkedUntil });
+    if (known) return settle(known);
+    if (parkedUntil > deps.now()) {
+      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(parkedUntil - deps.now()) });
+      return park(parkedUntil, wait);
+    }
+    await linkOpen();
+  }
+
+  const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';
+  if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
+    const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
+    facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
+    const waiting = await writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey, taken.leased);
+    recordThreeDsStepUp(environmentOf(ctx));
+    return waiting;
+  }
+
+  facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
+  const request = {
+    idempotencyKey: payment.paymentRef,
+    credential: attempt.credential,
+    brand: attempt.brand,
+    eci: attempt.eci,
+    amount: payment.amount,
+    capture: order.action === 'PURCHASE',
+    payerIp: facts.payerIp,
+  };
+  const outcome = await authorizeWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+    recordAuthorization(environmentOf(ctx), attempt.brand, 'failed');
+    if (error instanceof AcquirerNotReachedError) return release(error);
+    const until = deps.now() + deps.settings.inFlightMs;
+    return park(until, new AuthorizationUnavailableError(undefined, { cause: error, headers: retryAfter(until - deps.now()) }));
+  });
+  return settle(outcome);
+}
+
+/** Gives the lease back or parks it, then fails with the original error (a failed write only logs). */
+export async function giveBack(deps: PaymentDeps, payment: Payment, write: () => Promise<void>, error: unknown, facts: RequestFacts): Promise<never> {
+  await write().catch((writeError: unknown) => {
+    facts.logger.warn('lease could not be given back or parked; it will expire', { paymentRef: payment.paymentRef, error: writeError });
+  });
+  throw error;
+}
+
+async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts) {
+  const { payment } = ctx;
+  const environment = ctx.merchant?.environment ?? 'production';
+  const { acsTransactionId, ...challenge } = await deps.threeDsServers[environment].startChallenge({
+    orderRef: payment.orderRef,
+    paymentRef: payment.paymentRef,
+    amount: payment.amount,
+    brand: attempt.brand,
+    notificationUrl: `${facts.baseUrl}${THREE_DS_NOTIFICATION_PATH}`,
+  });
+  const sealed = await attempt.sealedForThreeDs!();
+  await deps.payments.putPendingThreeDs(payment.orderRef, payment.paymentRef, {
+    ...sealed,
+    transactionId: challenge.transactionId,
+    acsTransactionId,
+    environment,
+    expiresAt: epochSeconds(deps.now()) + deps.settings.pendingThreeDsSeconds,
+  });
+  return challenge;
+}
+
+async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, leaseId: string, outcome: AuthorizationOutcome, facts: RequestFacts, leased: Payment | undefined): Promise<Payment> {
+  const { payment, order } = ctx;
+  const patch = { ...outcomePatch(outcome, order, payment.paymentRef), ...masked(attempt) };
+  const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey, leased);
+  recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
+  facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });
+  if (attempt.from === 'AWAIT_3DS') await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
+  return final;
+}
+
+const environmentOf = (ctx: PaymentContext) => ctx.merchant?.environment ?? 'production';
+const masked = (attempt: PaymentAttempt) => ({
+  paymentMethod: attempt.masked,
+  ...(attempt.eci ? { eci: attempt.eci } : {}),
+  ...(attempt.srcCheckout ? { srcCheckout: attempt.srcCheckout } : {}),
+});

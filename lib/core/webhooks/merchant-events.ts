@@ -1,0 +1,49 @@
+import type { Principal } from '../auth/principal.js';
+import { NotFoundError } from '../errors.js';
+import { merchantInScope } from '../merchants/merchants.js';
+import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+import type { EventRepository, StoredEvent } from '../../adapters/dynamodb/event-repository.js';
+
+export interface MerchantEventsDeps {
+  config: Pick<ConfigRepository, 'getMerchant'>;
+  events: Pick<EventRepository, 'list' | 'redeliver'>;
+  now: () => number;
+}
+
+/** SPEC 4.15 `GET …/events[?after=…]`: oldest first, a page at a time, with delivery attempts. */
+export async function listMerchantEvents(deps: MerchantEventsDeps, principal: Principal, merchantRef: string, page: { after?: string; limit: number }) {
+  await merchantInScope(deps.config, principal, merchantRef);
+  const events = await deps.events.list(merchantRef, page.after, page.limit);
+  return {
+    events: events.map(eventView),
+    ...(events.length === page.limit ? { next: events.at(-1)!.id } : {}),
+  };
+}
+
+/** SPEC 4.15 `POST …/events/{eventId}/redeliver`: due again now, from the start of the schedule. */
+export async function redeliverMerchantEvent(deps: MerchantEventsDeps, principal: Principal, merchantRef: string, eventId: string) {
+  await merchantInScope(deps.config, principal, merchantRef);
+  try {
+    await deps.events.redeliver(merchantRef, eventId, deps.now());
+  } catch (error) {
+    if (error instanceof ConditionFailed) throw new NotFoundError();
+    throw error;
+  }
+  return { id: eventId, status: 'PENDING' as const };
+}
+
+function eventView(event: StoredEvent) {
+  const { data } = JSON.parse(event.body) as { data: unknown };
+  return {
+    id: event.id,
+    type: event.type,
+    createdAt: event.createdAt,
+    data,
+    delivery: {
+      status: event.status,
+      attempts: event.attempts,
+      ...(event.status === 'PENDING' && event.dueAt !== undefined ? { nextAttemptAt: new Date(event.dueAt).toISOString() } : {}),
+    },
+  };
+}

@@ -1,4 +1,5 @@
-import { MethodNotAllowedError, NotFoundError } from '../../lib/core/errors.js';
+import { NotFoundError } from '../../lib/core/errors.js';
+import { MethodNotAllowedError } from '../../lib/http/errors.js';
 import { problemResponse } from '../../lib/http/problem-details.js';
 import { allowedMethods, routeEntries } from '../../lib/http/route-table.js';
 import type { ApiEvent, ApiResponse } from '../../lib/http/types.js';

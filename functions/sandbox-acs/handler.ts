@@ -7,6 +7,7 @@ import { logger } from '../../lib/core/ports/logger.js';
 import { authenticatedEci } from '../../lib/core/payments/three-ds-policy.js';
 import { ConditionFailed } from '../../lib/adapters/dynamodb/dynamo.js';
 import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE } from '../../lib/adapters/sandbox/sandbox-three-ds.js';
+import { errorHeaders } from '../../lib/http/error-status.js';
 import { challengeForm, cresForm, errorPage } from './page.js';
 
 /** EMV 3DS 2.2: threeDSSessionData is base64url, at most 1024 characters. */
@@ -49,7 +50,7 @@ export const handler = withInvocationDeadline(async (event: APIGatewayProxyEvent
     if (error instanceof DependencyUnavailableError) {
       logger.warn('sandbox ACS unavailable', { error });
       const unavailable = page(503, errorPage('Verification is temporarily unavailable: please try again in a moment.'));
-      return { ...unavailable, headers: { ...unavailable.headers, ...error.headers } };
+      return { ...unavailable, headers: { ...unavailable.headers, ...errorHeaders(error) } };
     }
     logger.error('sandbox ACS failed', { error });
     return page(500, errorPage('Verification failed unexpectedly.'));

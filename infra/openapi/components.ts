@@ -7,6 +7,8 @@
  */
 import * as z from 'zod';
 import * as errors from '../../lib/core/errors.js';
+import * as edgeErrors from '../../lib/http/errors.js';
+import { ERROR_STATUS } from '../../lib/http/error-status.js';
 import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { operationBody } from '../../lib/http/operation-body.js';
@@ -24,11 +26,13 @@ import { webhookConfigBody } from '../../functions/put-webhook-config/schema.js'
  * place a code is written), ordered by status: a class added there joins the enum by itself.
  */
 export function errorCodes(): string[] {
-  type ErrorClass = new (detail: string) => errors.AppError;
-  const isErrorClass = (value: unknown): boolean => typeof value === 'function' && value.prototype instanceof errors.AppError;
-  const instances = (Object.values(errors).filter(isErrorClass) as ErrorClass[]).map((ErrorClass) => new ErrorClass('-'));
-  instances.sort((a, b) => a.status - b.status || a.code.localeCompare(b.code));
-  return [...new Set(instances.map((error) => error.code))];
+  type ErrorClass = new (detail: string) => errors.DomainError;
+  const isErrorClass = (value: unknown): boolean => typeof value === 'function' && value.prototype instanceof errors.DomainError;
+  const classes = [...Object.values(errors), ...Object.values(edgeErrors)].filter(isErrorClass) as ErrorClass[];
+  const codes = [...new Set(classes.map((ErrorClass) => new ErrorClass('-').code))];
+  const unmapped = codes.filter((code) => !(code in ERROR_STATUS));
+  if (unmapped.length > 0) throw new Error(`error codes without a status in lib/http/error-status.ts: ${unmapped.join(', ')}`);
+  return codes.sort((a, b) => ERROR_STATUS[a]!.status - ERROR_STATUS[b]!.status || a.localeCompare(b));
 }
 
 /** Problem details (SPEC §2) with `code` narrowed to the known codes, so clients can switch on it. */

@@ -1,5 +1,5 @@
 import type { MiddlewareObj } from '@middy/core';
-import { AppError } from '../core/errors.js';
+import { DomainError } from '../core/errors.js';
 import type { ApiContext, ApiEvent, ApiResponse } from './types.js';
 import '../adapters/metrics/emf-recorder.js'; // installs the EMF adapter behind the port
 import { METRIC, metrics } from '../core/ports/metrics.js';
@@ -16,7 +16,7 @@ export function flushMetrics(options: { route: string }): MiddlewareObj<ApiEvent
     if (startedAt !== undefined) metrics.timing(METRIC.latency, performance.now() - startedAt, { route: options.route });
     const status = request.response?.statusCode ?? 500;
     if (status >= 500) {
-      const code = request.error instanceof AppError ? request.error.code : 'INTERNAL_ERROR';
+      const code = request.error instanceof DomainError ? request.error.code : 'INTERNAL_ERROR';
       metrics.count(METRIC.serverErrors, { code: status === 500 ? 'INTERNAL_ERROR' : code });
     }
     metrics.flush();

@@ -10,7 +10,7 @@ import {
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
 import type { Principal } from '../core/auth/principal.js';
-import { AppError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError } from '../core/errors.js';
+import { DomainError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError } from '../core/errors.js';
 import type { Logger } from '../core/ports/logger.js';
 import { dynamoFailure } from '../adapters/dynamodb/dynamo.js';
 import { deriveSecrets, openResponse, requestFingerprint, sealResponse, type StoredResponse } from './idempotency-seal.js';
@@ -123,8 +123,8 @@ function replay(secrets: ReturnType<typeof deriveSecrets>, stored: unknown, logg
   return { ...response, headers: { ...response.headers, [REPLAYED_HEADER]: 'true' } };
 }
 
-function idempotencyFailure(error: unknown): AppError {
-  if (error instanceof AppError) return error;
+function idempotencyFailure(error: unknown): DomainError {
+  if (error instanceof DomainError) return error;
   if (error instanceof IdempotencyValidationError) return new IdempotencyKeyReusedError(undefined, { cause: error });
   // In progress, or the record changed under us (the other request just finished or failed).
   if (

@@ -1,5 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
-import { InvalidRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from '../core/errors.js';
+import { InvalidRequestError } from '../core/errors.js';
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from './errors.js';
 import type { ApiContext, ApiEvent, ApiResponse } from './types.js';
 
 export const MAX_BODY_BYTES = 64 * 1024;

@@ -7,6 +7,7 @@ import { ConfigRepository } from '../../lib/adapters/dynamodb/config-repository.
 import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
 import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { errorHeaders } from '../../lib/http/error-status.js';
 
 /** SPEC §2: DynamoDB or KMS unavailable → 503 (retryable); our own misconfiguration → 500. */
 const unreachable = { endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } };
@@ -16,7 +17,7 @@ describe('dependency failures', () => {
     const repository = new ConfigRepository(DynamoDBDocumentClient.from(new DynamoDBClient(unreachable)), 'any');
     const error = await repository.getPlatformMethods().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DependencyUnavailableError);
-    expect((error as DependencyUnavailableError).headers['Retry-After']).toBe('1');
+    expect(errorHeaders(error as DependencyUnavailableError)['Retry-After']).toBe('1');
   });
 
   it('a missing table is a misconfiguration: 500, not a retry hint', async () => {

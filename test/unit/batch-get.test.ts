@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DependencyUnavailableError } from '../../lib/core/errors.js';
 import { metrics } from '../../lib/core/ports/metrics.js';
 import { BATCH_GET, batchGet } from '../../lib/adapters/dynamodb/batch-get.js';
+import { statusOf } from '../../lib/http/error-status.js';
 
 /**
  * BatchGetItem may answer only part of a request (UnprocessedKeys: a throttled partition).
@@ -53,7 +54,7 @@ describe('batchGet', () => {
     const { client, sent } = fakeClient([() => ({ Responses: { sessions: [session] }, UnprocessedKeys: { orders: request.orders } })]);
     const failure = await batchGet(client, request).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(DependencyUnavailableError);
-    expect((failure as DependencyUnavailableError).status).toBe(503);
+    expect(statusOf(failure as DependencyUnavailableError).status).toBe(503);
     expect(sent).toHaveLength(BATCH_GET.attempts);
     expect(count).toHaveBeenCalledWith('DependencyErrors', { dependency: 'dynamodb', reason: 'throttled' });
   });
@@ -63,6 +64,6 @@ describe('batchGet', () => {
     const invalid = Object.assign(new Error('bad'), { name: 'ValidationException' });
     const first = await batchGet(fakeClient([() => throttled]).client, request).catch((error: { status: number }) => error);
     const second = await batchGet(fakeClient([() => invalid]).client, request).catch((error: { status: number }) => error);
-    expect([first.status, second.status]).toEqual([503, 500]);
+    expect([statusOf(first).status, statusOf(second).status]).toEqual([503, 500]);
   });
 });

@@ -6,6 +6,7 @@ import { runWithDeadline } from '../../lib/core/deadline.js';
 import { NetworkKeyRing } from '../../lib/adapters/jwks/network-key-ring.js';
 import { CheckoutSignatureInvalidError, DependencyUnavailableError } from '../../lib/core/errors.js';
 import { JwksSource } from '../../lib/adapters/jwks/jwks-source.js';
+import { errorHeaders } from '../../lib/http/error-status.js';
 
 /**
  * SPEC 4.3 step 2 / §6: cached keys, one refresh on an unknown kid, at most once a minute;
@@ -131,7 +132,7 @@ describe('JwksSource', () => {
     expect(count(path)).toBe(1);
     now += 500; // Retry-After says when the next attempt is due
     const waiting = (await source.resolve('k1', 'RS256').catch((e: unknown) => e)) as DependencyUnavailableError;
-    expect(waiting.headers['Retry-After']).toBe('2');
+    expect(errorHeaders(waiting)['Retry-After']).toBe('2');
     now -= 500;
     const attemptsAfter = async (ms: number) => {
       now += ms;
@@ -157,7 +158,7 @@ describe('JwksSource', () => {
     for (const body of ['null', '[]', '42', '"keys"', 'not json', '']) {
       const error = await new JwksSource(endpoint({ body }).url).resolve('k1', 'RS256').catch((e: unknown) => e);
       expect(error).toBeInstanceOf(DependencyUnavailableError);
-      expect((error as DependencyUnavailableError).headers['Retry-After']).toBe('2'); // the default first back-off
+      expect(errorHeaders(error as DependencyUnavailableError)['Retry-After']).toBe('2'); // the default first back-off
     }
     const { url, set } = endpoint({ body: jwks(rsaJwk) });
     const source = new JwksSource(url, clock);

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { allowedRedirectUrl, isLoopbackHost, normaliseOrigin, redirectUrlProblem } from '../../lib/core/domain/redirect-url.js';
 import { InvalidRedirectUrlError } from '../../lib/core/errors.js';
+import { statusOf } from '../../lib/http/error-status.js';
 
 const SHOP = 'https://shop.example.com';
 const allowed = [SHOP, 'http://localhost:5173', 'http://127.0.0.1:8080', 'https://xn--shp-tna.example.com'];
@@ -73,7 +74,7 @@ describe('redirectUrlProblem: examples', () => {
       }
     })() as InvalidRedirectUrlError;
     expect(refused).toBeInstanceOf(InvalidRedirectUrlError);
-    expect(refused.status).toBe(422);
+    expect(statusOf(refused).status).toBe(422);
     expect(refused.code).toBe('INVALID_REDIRECT_URL');
     expect(refused.detail).toMatch(/^cancelUrl is not allowed: its origin/);
     expect(refused.detail).not.toContain('evil');

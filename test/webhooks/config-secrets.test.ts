@@ -8,6 +8,7 @@ import { CachingSecretSealer, MAX_OPENED_SECRET_TTL_MS } from '../../lib/adapter
 import { KmsSecretSealer, WEBHOOK_SECRET_PURPOSE, type SecretSealer } from '../../lib/adapters/kms/webhook-secret-sealer.js';
 import { newSigningSecret } from '../../lib/core/webhooks/signing.js';
 import { isStandardWebhooksSecret, standardWebhooksSignature } from './support.js';
+import { errorHeaders } from '../../lib/http/error-status.js';
 
 const keyId = () => process.env.WEBHOOK_SECRETS_KEY_ID!;
 const unreachable = new KMSClient({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
@@ -101,7 +102,7 @@ describe('KmsSecretSealer', () => {
     for (const call of [sealer.seal(newSigningSecret(), 'm'), sealer.open('AAAA', 'm')]) {
       const error = await errorOf(call);
       expect(error).toBeInstanceOf(DependencyUnavailableError);
-      expect((error as DependencyUnavailableError).headers['Retry-After']).toBe('1');
+      expect(errorHeaders(error as DependencyUnavailableError)['Retry-After']).toBe('1');
     }
   });
 

@@ -64,7 +64,7 @@ export class PaymentOperationsRepository {
       return stripItem<Payment>(Attributes!);
     } catch (error) {
       if (error instanceof ConditionFailed && (await this.undrainedEvents(payment, error)) >= MAX_UNDRAINED_EVENTS) {
-        throw new DependencyUnavailableError('Events of this payment are still being delivered; retry shortly.', { cause: error, headers: { 'Retry-After': '5' } });
+        throw new DependencyUnavailableError('Events of this payment are still being delivered; retry shortly.', { cause: error, retryAfterMs: 5000 });
       }
       throw error;
     }

@@ -131,10 +131,9 @@ export class JwksSource {
 
   /** 503 whose Retry-After is when the next load will be attempted (at least 1 s). */
   private unavailable(now: number): DependencyUnavailableError {
-    const retryAfterSeconds = Math.max(1, Math.ceil((this.nextAttemptAt - now) / 1000));
     return new DependencyUnavailableError(undefined, {
       cause: new Error(`JWKS unavailable: ${this.url}`, { cause: this.lastFailure }),
-      headers: { 'Retry-After': String(retryAfterSeconds) },
+      retryAfterMs: this.nextAttemptAt - now,
     });
   }
 }

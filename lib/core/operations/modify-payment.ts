@@ -5,7 +5,6 @@ import { AmountExceedsAvailableError, AmountMismatchError, AuthorizationUnavaila
 import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
 import { orderInScope } from '../orders/order-scope.js';
 import { AcquirerNotReachedError, modifyWithTimeout } from '../ports/authorizer.js';
-import { retryAfter } from '../payments/lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
 import { currentOf, recordFailure, recordOutcome, resolvePending } from './settle-operation.js';
 
@@ -70,7 +69,7 @@ export async function modifyPayment(
     }
     if (error instanceof AuthorizationUnavailableError) {
       // May have landed: stays PENDING; the same reference later asks `lookup` first.
-      throw new AuthorizationUnavailableError(undefined, { cause: error, headers: retryAfter((operation.inFlightUntil ?? deps.now()) - deps.now()) });
+      throw new AuthorizationUnavailableError(undefined, { cause: error, retryAfterMs: (operation.inFlightUntil ?? deps.now()) - deps.now() });
     }
     throw error;
   }

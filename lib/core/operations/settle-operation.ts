@@ -5,7 +5,7 @@ import { operationEventType, paymentEvent } from '../events/payment-event.js';
 import { operationConfirmations } from '../network/confirmation.js';
 import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
-import { currentOf as paymentAsItWas, retryAfter } from '../payments/lease.js';
+import { currentOf as paymentAsItWas } from '../payments/lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
 import { recordPaymentOperation } from '../payments/payment-metrics.js';
 
@@ -37,7 +37,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
       current = await currentOf(deps, current, error);
     }
   }
-  throw new PaymentStateConflictError('The payment is changing too often to record this operation; retry shortly.', { headers: retryAfter(1000) });
+  throw new PaymentStateConflictError('The payment is changing too often to record this operation; retry shortly.', { retryAfterMs: 1000 });
 }
 
 export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: string, failure: PaymentFailure): Promise<Payment> {
@@ -66,7 +66,7 @@ export async function resolvePending(deps: LifecycleDeps, order: Order, acquirer
   if (known) return recordOutcome(deps, order, seen, ref, known);
   const until = operation.inFlightUntil ?? 0;
   if (until > deps.now()) {
-    throw new AuthorizationUnavailableError('The earlier request may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(until - deps.now()) });
+    throw new AuthorizationUnavailableError('The earlier request may still reach the acquirer; retry after the indicated time.', { retryAfterMs: until - deps.now() });
   }
   return recordFailure(deps, seen, ref, { code: 'NOT_PERFORMED', reason: 'The acquirer never received the operation' });
 }

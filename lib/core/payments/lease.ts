@@ -88,14 +88,13 @@ export function settledOrConflict(deps: PaymentDeps, current: Payment | undefine
     throw new PaymentStateConflictError('This payment cannot be processed in its current state.');
   }
   if ((current.leaseUntil ?? 0) > now) {
-    throw new PaymentStateConflictError('This payment is being processed; retry shortly.', { headers: retryAfter((current.leaseUntil ?? now) - now) });
+    throw new PaymentStateConflictError('This payment is being processed; retry shortly.', { retryAfterMs: (current.leaseUntil ?? now) - now });
   }
   throw new PaymentStateConflictError('An earlier attempt with another payment credential holds this payment.', {
-    headers: retryAfter(abandonedAt(deps, current) - now),
+    retryAfterMs: abandonedAt(deps, current) - now,
   });
 }
 
-export const retryAfter = (ms: number): Record<string, string> => ({ 'Retry-After': String(Math.max(1, Math.ceil(ms / 1000))) });
 
 /** SPEC 4.3 step 7: only a STARTED payment (or one whose lease may be taken over) can be paid. */
 export function assertPayable(payment: Payment): void {

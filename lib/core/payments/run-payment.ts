@@ -6,7 +6,7 @@ import type { LeaseOrigin, LeaseTaken, PendingThreeDs } from '../../adapters/dyn
 import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
-import { retryAfter, settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
+import { settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
 import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
@@ -85,7 +85,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
     facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, known: known !== undefined, parkedUntil: taken.parkedUntil });
     if (known) return settle(known);
     if (parkedUntil > deps.now()) {
-      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(parkedUntil - deps.now()) });
+      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', { retryAfterMs: parkedUntil - deps.now() });
       return park(parkedUntil, wait);
     }
     await linkOpen();
@@ -114,7 +114,7 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
     recordAuthorization(environmentOf(ctx), attempt.brand, 'failed');
     if (error instanceof AcquirerNotReachedError) return release(error);
     const until = deps.now() + deps.settings.inFlightMs;
-    return park(until, new AuthorizationUnavailableError(undefined, { cause: error, headers: retryAfter(until - deps.now()) }));
+    return park(until, new AuthorizationUnavailableError(undefined, { cause: error, retryAfterMs: until - deps.now() }));
   });
   return settle(outcome);
 }

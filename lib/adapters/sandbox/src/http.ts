@@ -2,7 +2,8 @@ import middy from '@middy/core';
 import { withInvocationDeadline } from '../../../http/invocation-deadline.js';
 import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
-import { AppError, DependencyUnavailableError, NotFoundError } from '../../../core/errors.js';
+import { DomainError, DependencyUnavailableError, NotFoundError } from '../../../core/errors.js';
+import { statusOf } from '../../../http/error-status.js';
 import { parseJsonBody, readJsonBody } from '../../../http/json-body.js';
 import { problemResponse } from '../../../http/problem-details.js';
 import { requestContext } from '../../../http/request-context.js';
@@ -90,7 +91,7 @@ function readJson(event: ApiEvent): unknown {
   try {
     return parseJsonBody(readJsonBody(event));
   } catch (error) {
-    if (error instanceof AppError) throw new SrcError(error.status, error.code as SrcErrorReason, error.detail);
+    if (error instanceof DomainError) throw new SrcError(statusOf(error).status, error.code as SrcErrorReason, error.detail);
     throw error;
   }
 }

@@ -1,3 +1,4 @@
+import { StoreConflictError } from '../../lib/core/ports/store-conflict.js';
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { sandboxAcsRepository as transactions } from '../../lib/composition/sandbox-acs.js';
 import { DependencyUnavailableError } from '../../lib/core/errors.js';
@@ -5,7 +6,7 @@ import { formBody, isBase64Url, scriptNonce } from '../../lib/http/html-page.js'
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
 import { logger } from '../../lib/core/ports/logger.js';
 import { authenticatedEci } from '../../lib/core/payments/three-ds-policy.js';
-import { ConditionFailed } from '../../lib/adapters/dynamodb/dynamo.js';
+
 import { buildCres, parseCreq, SANDBOX_CHALLENGE_CODE } from '../../lib/adapters/sandbox/sandbox-three-ds.js';
 import { errorHeaders } from '../../lib/http/error-status.js';
 import { challengeForm, cresForm, errorPage } from './page.js';
@@ -46,7 +47,7 @@ export const handler = withInvocationDeadline(async (event: APIGatewayProxyEvent
     const nonce = scriptNonce();
     return page(200, cresForm(transaction.notificationUrl, buildCres(creq, authenticated ? 'Y' : 'N'), sessionData, authenticated, nonce), parent, nonce);
   } catch (error) {
-    if (error instanceof ConditionFailed) return page(409, errorPage('This verification was already answered.'));
+    if (error instanceof StoreConflictError) return page(409, errorPage('This verification was already answered.'));
     if (error instanceof DependencyUnavailableError) {
       logger.warn('sandbox ACS unavailable', { error });
       const unavailable = page(503, errorPage('Verification is temporarily unavailable: please try again in a moment.'));

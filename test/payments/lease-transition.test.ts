@@ -1,3 +1,4 @@
+import { StoreConflictError } from '../../lib/core/ports/store-conflict.js';
 import { describe, expect, it } from 'vitest';
 import { orderRepository } from '../../lib/composition/core.js';
 import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
@@ -47,7 +48,7 @@ describe('lease transitions from a stale read', () => {
     const now = Date.now();
     await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:other' });
     const failure = await takeLease(paymentDeps, read, claim).catch((error: { status: number; headers?: Record<string, string> }) => error);
-    expect(failure).toMatchObject({ status: 409, headers: { 'Retry-After': expect.any(String) } });
+    expect(failure).toMatchObject({ code: 'PAYMENT_STATE_CONFLICT', retryAfterMs: expect.any(Number) });
     expect((await paymentOf(world)).leaseId).toBe('busy');
   });
 
@@ -56,7 +57,7 @@ describe('lease transitions from a stale read', () => {
     const now = Date.now();
     await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1_000, now, credential: 'checkout:other' });
     const taken = paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'mine', leaseUntil: now + 30_000, now, credential, takeover: true });
-    await expect(taken).rejects.toMatchObject({ name: 'ConditionFailed' });
+    await expect(taken).rejects.toMatchObject({ name: 'StoreConflictError' });
     expect((await paymentOf(world)).leaseId).toBe('crashed');
   });
 });

@@ -1,5 +1,6 @@
+import { StoreConflictError } from '../../lib/core/ports/store-conflict.js';
 import { describe, expect, it } from 'vitest';
-import { ConditionFailed } from '../../lib/adapters/dynamodb/dynamo.js';
+
 import { SrcError } from '../../lib/adapters/sandbox/src/errors.js';
 import { SandboxSrcNetwork } from '../../lib/adapters/sandbox/src/network.js';
 import { OTP, startOtp } from '../../lib/adapters/sandbox/src/otp.js';
@@ -25,7 +26,7 @@ describe('sandbox SRC: a lookup racing a code validation', () => {
       save: async (_id: string, _session: SrcSession, state: SrcSessionState) => {
         if (firstSave) {
           firstSave = false;
-          throw new ConditionFailed(); // the concurrent lookup wrote first
+          throw new StoreConflictError(undefined); // the concurrent lookup wrote first
         }
         saved.push(state);
       },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DependencyUnavailableError } from '../../lib/core/errors.js';
+import { DependencyUnavailableError, type DomainError } from '../../lib/core/errors.js';
 import { metrics } from '../../lib/core/ports/metrics.js';
 import { BATCH_GET, batchGet } from '../../lib/adapters/dynamodb/batch-get.js';
 import { statusOf } from '../../lib/http/error-status.js';
@@ -62,8 +62,8 @@ describe('batchGet', () => {
   it('a failed call is mapped like every DynamoDB call: throttling → 503, a validation error (our bug) → 500', async () => {
     const throttled = Object.assign(new Error('slow down'), { name: 'ProvisionedThroughputExceededException' });
     const invalid = Object.assign(new Error('bad'), { name: 'ValidationException' });
-    const first = await batchGet(fakeClient([() => throttled]).client, request).catch((error: { status: number }) => error);
-    const second = await batchGet(fakeClient([() => invalid]).client, request).catch((error: { status: number }) => error);
-    expect([statusOf(first).status, statusOf(second).status]).toEqual([503, 500]);
+    const first = await batchGet(fakeClient([() => throttled]).client, request).catch((error: DomainError) => error);
+    const second = await batchGet(fakeClient([() => invalid]).client, request).catch((error: DomainError) => error);
+    expect([statusOf(first as DomainError).status, statusOf(second as DomainError).status]).toEqual([503, 500]);
   });
 });

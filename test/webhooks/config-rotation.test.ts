@@ -1,10 +1,11 @@
+import { StoreConflictError } from '../../lib/core/ports/store-conflict.js';
 import { describe, expect, it } from 'vitest';
 import { kmsClient } from '../../lib/adapters/aws/clients.js';
 import { configRepository } from '../../lib/composition/core.js';
 import { webhookConfigRepository } from '../../lib/composition/webhooks.js';
 import type { WebhookConfig } from '../../lib/core/domain/webhook-config.js';
 import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '../../lib/core/errors.js';
-import { ConditionFailed } from '../../lib/adapters/dynamodb/dynamo.js';
+
 import type { WebhookConfigStore } from '../../lib/adapters/dynamodb/webhook-config-repository.js';
 import { MAX_PREVIOUS_SECRETS, SECRET_OVERLAP_MS } from '../../lib/core/webhooks/rotation.js';
 import { KmsSecretSealer } from '../../lib/adapters/kms/webhook-secret-sealer.js';
@@ -117,7 +118,7 @@ function racingStore(parties: number) {
       try {
         await webhookConfigRepository.put(config, expectedVersion);
       } catch (error) {
-        if (error instanceof ConditionFailed) writes.lost++;
+        if (error instanceof StoreConflictError) writes.lost++;
         throw error;
       }
     },
@@ -172,7 +173,7 @@ describe('concurrent writes lose nothing', () => {
 
   it('endless contention ends in a retryable 503, not a lost write', async () => {
     const { merchantRef } = await configured(Date.now());
-    const store: WebhookConfigStore = { get: (ref, options) => webhookConfigRepository.get(ref, options), put: async () => Promise.reject(new ConditionFailed()) };
+    const store: WebhookConfigStore = { get: (ref, options) => webhookConfigRepository.get(ref, options), put: async () => Promise.reject(new StoreConflictError(undefined)) };
     const { deps } = depsAt(Date.now(), store);
     await expect(rotateWebhookSecret(deps, platform, merchantRef)).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(putWebhookConfig(deps, platform, merchantRef, { url: HOOK })).rejects.toBeInstanceOf(DependencyUnavailableError);

@@ -1,7 +1,8 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { MerchantConfig, Outlet } from '../../core/domain/merchant.js';
 import type { PaymentMethodsConfig } from '../../core/domain/payment-methods.js';
-import { ConditionFailed, dynamo, withoutKeys } from './dynamo.js';
+import { dynamo, withoutKeys } from './dynamo.js';
 
 const platformKey = { pk: 'PLATFORM', sk: 'PAYMENT_METHODS' };
 const tenantKey = (tenantRef: string) => ({ pk: `TENANT#${tenantRef}`, sk: 'PAYMENT_METHODS' });
@@ -32,7 +33,7 @@ export class ConfigRepository {
     return this.get<PaymentMethodsConfig>(tenantKey(tenantRef), options);
   }
 
-  /** Optimistic write: fails with ConditionFailed if someone else wrote since `expectedVersion`. */
+  /** Optimistic write: fails with StoreConflictError if someone else wrote since `expectedVersion`. */
   putPlatformMethods(config: PaymentMethodsConfig, expectedVersion: number): Promise<void> {
     return this.putVersioned({ ...platformKey, ...config }, expectedVersion);
   }
@@ -63,7 +64,7 @@ export class ConfigRepository {
     return this.get<Outlet>(outletKey(outletId), options);
   }
 
-  /** Claims an outlet for a merchant; ConditionFailed when another merchant owns it. */
+  /** Claims an outlet for a merchant; StoreConflictError when another merchant owns it. */
   async putOutlet(outlet: Outlet): Promise<void> {
     await dynamo(() =>
       this.client.send(
@@ -91,7 +92,7 @@ export class ConfigRepository {
         ),
       );
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error; // already gone or reassigned: nothing to release
+      if (!(error instanceof StoreConflictError)) throw error; // already gone or reassigned: nothing to release
     }
   }
 

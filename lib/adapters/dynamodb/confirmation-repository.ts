@@ -1,6 +1,7 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OutboxConfirmation } from '../../core/network/confirmation.js';
-import { ConditionFailed, dynamo, epochSeconds } from './dynamo.js';
+import { dynamo, epochSeconds } from './dynamo.js';
 import { toEvent, type ItemKey, type StoredEvent } from './event-repository.js';
 import { dueShard } from './outbox.js';
 
@@ -39,7 +40,7 @@ export class ConfirmationRepository {
     try {
       await dynamo(() => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
     }
   }
 

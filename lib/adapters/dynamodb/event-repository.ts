@@ -1,6 +1,7 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventType, OutboxEvent } from '../../core/events/payment-event.js';
-import { ConditionFailed, dynamo } from './dynamo.js';
+import { dynamo } from './dynamo.js';
 import { ALL_DUE_SHARDS, DUE_INDEX, dueShard, type OutboxEntry } from './outbox.js';
 
 export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'NOT_CONFIGURED';
@@ -87,12 +88,12 @@ export class EventRepository {
     try {
       await dynamo(() => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
     }
   }
 
   /**
-   * Empties an outbox of exactly the events it was seen with (else ConditionFailed: look again).
+   * Empties an outbox of exactly the events it was seen with (else StoreConflictError: look again).
    * The list only grows by appends and is only ever removed whole, so "same length, same first
    * event" is "the same list": a length alone would also match a list that another worker
    * drained meanwhile and a later write refilled with as many events none of us stored yet.
@@ -134,14 +135,14 @@ export class EventRepository {
       );
       return toEvent(Attributes!);
     } catch (error) {
-      if (error instanceof ConditionFailed) return undefined;
+      if (error instanceof StoreConflictError) return undefined;
       throw error;
     }
   }
 
   /**
    * Records an attempt made under the claim `claimedUntil`: then delivered, failed for good, or
-   * due again. ConditionFailed when the claim is no longer ours (it ran out and another worker
+   * due again. StoreConflictError when the claim is no longer ours (it ran out and another worker
    * took over, or a redelivery superseded it): then only `appendAttempt`.
    */
   async recordAttempt(key: ItemKey, claimedUntil: number, attempt: DeliveryAttempt, next: { status: 'DELIVERED' | 'FAILED' | 'NOT_CONFIGURED' } | { dueAt: number }): Promise<void> {
@@ -199,7 +200,7 @@ export class EventRepository {
   }
 
   /**
-   * Sends an event again from the start of the schedule (any status); ConditionFailed when
+   * Sends an event again from the start of the schedule (any status); StoreConflictError when
    * unknown. An attempt in flight keeps the event until its claim ends — two workers never send
    * it at once — and loses the claim, so its outcome no longer settles the event: due at the
    * claim's end, the redelivery still follows.
@@ -230,7 +231,7 @@ export class EventRepository {
           await dynamo(() => this.client.send(command));
           return;
         } catch (error) {
-          if (!(error instanceof ConditionFailed) || round === 2) throw error;
+          if (!(error instanceof StoreConflictError) || round === 2) throw error;
         }
       }
     }

@@ -1,7 +1,8 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Order } from '../../core/domain/order.js';
 import type { Payment } from '../../core/domain/payment.js';
-import { dynamo, withoutKeys } from './dynamo.js';
+import { dynamo, stripItem } from './dynamo.js';
 
 const orderPk = (orderRef: string) => `ORDER#${orderRef}`;
 const paymentSk = (paymentRef: string) => `PAYMENT#${paymentRef}`;
@@ -25,7 +26,7 @@ export class OrderRepository {
   /**
    * Another payment on an existing order (a retry after a decline). The conditional put is the
    * concurrency guard: retries of the same failed payment derive the same paymentRef
-   * (lib/core/domain/payment-retry.ts), so only one of them writes; the others get ConditionFailed.
+   * (lib/core/domain/payment-retry.ts), so only one of them writes; the others get StoreConflictError.
    */
   async addPayment(payment: Payment): Promise<void> {
     await this.putNew({ pk: orderPk(payment.orderRef), sk: paymentSk(payment.paymentRef), kind: 'PAYMENT', ...payment });
@@ -77,10 +78,5 @@ export function orderFromItems(items: readonly Record<string, unknown>[]): Order
   return { order: stripItem<Order>(orderItem), payments };
 }
 
-/** The domain object of an item: storage keys, the item kind and the outbox bookkeeping removed. */
-export function stripItem<T>(item: Record<string, unknown>): T {
-  const { kind: _kind, outbox: _outbox, dueShard: _shard, dueAt: _due, ...rest } = withoutKeys<Record<string, unknown>>(item);
-  return rest as T;
-}
 
-export { orderPk, paymentSk };
+export { orderPk, paymentSk, stripItem };

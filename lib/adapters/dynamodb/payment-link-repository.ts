@@ -1,6 +1,7 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { PaymentLink } from '../../core/domain/payment-link.js';
-import { ConditionFailed, dynamo } from './dynamo.js';
+import { dynamo } from './dynamo.js';
 import { stripItem } from './order-repository.js';
 
 const linkKey = (linkRef: string) => ({ pk: `LINK#${linkRef}`, sk: 'LINK' });
@@ -32,7 +33,7 @@ export class PaymentLinkRepository {
 
   /**
    * Attaches the link's one order: only if none is attached yet and the link is not cancelled.
-   * Throws ConditionFailed when another open won (or the link was cancelled): re-read it.
+   * Throws StoreConflictError when another open won (or the link was cancelled): re-read it.
    */
   async attachOrder(linkRef: string, orderRef: string): Promise<void> {
     await dynamo(() =>
@@ -48,7 +49,7 @@ export class PaymentLinkRepository {
     );
   }
 
-  /** Cancels once, and only before expiry (ISO times compare as strings). ConditionFailed otherwise. */
+  /** Cancels once, and only before expiry (ISO times compare as strings). StoreConflictError otherwise. */
   async cancel(linkRef: string, at: string): Promise<PaymentLink> {
     const { Attributes } = await dynamo(() =>
       this.client.send(
@@ -78,7 +79,7 @@ export class PaymentLinkRepository {
         }),
       ),
     ).catch((error: unknown) => {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
     });
   }
 }

@@ -1,7 +1,8 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../../core/domain/payment.js';
 import { DependencyUnavailableError } from '../../core/errors.js';
-import { ConditionFailed, dynamo } from './dynamo.js';
+import { dynamo, oldItem } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 import { appendToOutbox, MAX_UNDRAINED_EVENTS, type OutboxEntry } from './outbox.js';
 
@@ -63,7 +64,7 @@ export class PaymentOperationsRepository {
       );
       return stripItem<Payment>(Attributes!);
     } catch (error) {
-      if (error instanceof ConditionFailed && (await this.undrainedEvents(payment, error)) >= MAX_UNDRAINED_EVENTS) {
+      if (error instanceof StoreConflictError && (await this.undrainedEvents(payment, error)) >= MAX_UNDRAINED_EVENTS) {
         throw new DependencyUnavailableError('Events of this payment are still being delivered; retry shortly.', { cause: error, retryAfterMs: 5000 });
       }
       throw error;
@@ -71,9 +72,9 @@ export class PaymentOperationsRepository {
   }
 
   /** How many events wait in the item's outbox (from the refused write's old item, else a read). */
-  private async undrainedEvents(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, refusal: ConditionFailed): Promise<number> {
+  private async undrainedEvents(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, refusal: StoreConflictError): Promise<number> {
     const item =
-      refusal.existing ??
+      oldItem(refusal.cause) ??
       (await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(payment), ConsistentRead: true, ProjectionExpression: 'outbox' })))).Item;
     return Array.isArray(item?.outbox) ? item.outbox.length : 0;
   }

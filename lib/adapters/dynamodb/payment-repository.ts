@@ -1,3 +1,4 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { MaskedPaymentMethod, Payment, PaymentState, SrcCheckoutReference } from '../../core/domain/payment.js';
 import { dynamo, nowIso } from './dynamo.js';
@@ -82,7 +83,7 @@ export class PaymentRepository {
   /**
    * Takes the lease: from `from`, or (`takeover`) over an expired lease from `from` held for the
    * same credential (a takeover with another card or checkout response is refused). Throws
-   * ConditionFailed, carrying the item as it was when the engine returns it. Answers what the
+   * StoreConflictError, carrying the item as it was when the engine returns it. Answers what the
    * lease replaced, so the caller knows whether an earlier attempt may have reached the acquirer.
    */
   async acquireLease(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, lease: LeaseRequest): Promise<LeaseTaken> {
@@ -124,7 +125,7 @@ export class PaymentRepository {
   }
 
   /**
-   * The final write; only the lease holder can make it (ConditionFailed otherwise, with the
+   * The final write; only the lease holder can make it (StoreConflictError otherwise, with the
    * item as it was). `settledBy` records which lease wrote it, so a retry of a write whose
    * answer was lost recognises its own result.
    */

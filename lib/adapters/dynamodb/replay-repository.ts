@@ -1,5 +1,6 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailed, dynamo, epochSeconds } from './dynamo.js';
+import { dynamo, epochSeconds } from './dynamo.js';
 
 /**
  * `refused`: this payment already took this checkout response to an answer no retry can change
@@ -74,8 +75,8 @@ export class ReplayRepository {
       );
       return { claimed: true as const, old: Attributes };
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
-      return { claimed: false as const, holder: error.existing ?? (await this.read(replayKey)) };
+      if (!(error instanceof StoreConflictError)) throw error;
+      return { claimed: false as const, holder: error.current ?? (await this.read(replayKey)) };
     }
   }
 

@@ -1,3 +1,4 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfig } from '../../core/domain/webhook-config.js';
 import { dynamo, withoutKeys } from './dynamo.js';
@@ -11,7 +12,7 @@ export interface WebhookConfigStore {
   get(merchantRef: string, options?: ReadOptions): Promise<WebhookConfig | undefined>;
   /**
    * Creates (`expectedVersion` 0: only if none exists) or replaces the version the caller
-   * read; ConditionFailed when someone else wrote meanwhile, so no write is ever lost.
+   * read; StoreConflictError when someone else wrote meanwhile, so no write is ever lost.
    */
   put(config: WebhookConfig, expectedVersion: number): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Amount } from '../../core/domain/order.js';
 import { dynamo, epochSeconds, withoutKeys } from '../dynamodb/dynamo.js';
@@ -43,7 +44,7 @@ export class SandboxAcsRepository {
     return transaction;
   }
 
-  /** Records the answer once; ConditionFailed if already answered, expired or not this ACS transaction. */
+  /** Records the answer once; StoreConflictError if already answered, expired or not this ACS transaction. */
   async recordResult(transactionId: string, acsTransactionId: string, result: AcsResult): Promise<void> {
     await dynamo(() =>
       this.client.send(

@@ -1,7 +1,8 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { PlatformPrincipal } from '../auth/principal.js';
 import type { PaymentLink } from '../domain/payment-link.js';
 import { InvalidRedirectUrlError, NotFoundError, PaymentLinkInactiveError, PaymentStateConflictError } from '../errors.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import type { SessionRepository } from '../../adapters/dynamodb/session-repository.js';
 import { loadStanding } from '../merchants/enablement.js';
 import { createHostedSession } from '../orders/hosted-sessions.js';
@@ -70,7 +71,7 @@ async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, baseUrl
     await deps.links.attachOrder(link.linkRef, order.orderRef);
     return { link: { ...link, orderRef: order.orderRef }, ...(order.checkoutUrl ? { checkoutUrl: order.checkoutUrl } : {}) };
   } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
+    if (!(error instanceof StoreConflictError)) throw error;
     const now = await deps.links.get(link.linkRef);
     if (now?.orderRef) return { link: now }; // another open won: its order is the link's
     throw new PaymentLinkInactiveError('CANCELLED', { cause: error });

@@ -1,3 +1,4 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import { coversOutlet } from '../auth/scope.js';
 import type { Amount, OrderAction } from '../domain/order.js';
@@ -6,7 +7,7 @@ import { linkExpiry, linkState, newLinkRef, toLinkView, type PaymentLink, type P
 import { ClickToPayNotEnabledError, InvalidRequestError, NotFoundError, PaymentStateConflictError } from '../errors.js';
 import { allowedRedirectUrl } from '../domain/redirect-url.js';
 import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import type { OrderRepository } from '../../adapters/dynamodb/order-repository.js';
 import type { PaymentLinkRepository } from '../../adapters/dynamodb/payment-link-repository.js';
 import { loadStanding } from '../merchants/enablement.js';
@@ -83,7 +84,7 @@ export async function cancelPaymentLink(deps: PaymentLinkDeps, principal: Princi
   try {
     cancelled = await deps.links.cancel(linkRef, at);
   } catch (error) {
-    if (error instanceof ConditionFailed) throw new PaymentStateConflictError('Only an active payment link can be cancelled.', { cause: error });
+    if (error instanceof StoreConflictError) throw new PaymentStateConflictError('Only an active payment link can be cancelled.', { cause: error });
     throw error;
   }
   if (await paymentOfLinkUnderWay(deps, cancelled.orderRef)) {

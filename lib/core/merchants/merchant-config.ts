@@ -1,9 +1,10 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import { merchantInScope } from './merchants.js';
 import type { Principal } from '../auth/principal.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import { OnboardingConflictError } from '../errors.js';
 import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
-import { ConditionFailed, nowIso } from '../../adapters/dynamodb/dynamo.js';
+import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 import { loadEnablement } from './enablement.js';
 
 export interface MerchantConfigDeps {
@@ -44,7 +45,7 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
     await deps.config.putMerchant(merchant);
     await Promise.all(input.outlets.map((outletId) => deps.config.putOutlet({ outletId, merchantRef, tenantRef: input.tenantRef })));
   } catch (error) {
-    if (error instanceof ConditionFailed) throw new OnboardingConflictError('A concurrent onboarding changed this merchant or its outlets.', { cause: error });
+    if (error instanceof StoreConflictError) throw new OnboardingConflictError('A concurrent onboarding changed this merchant or its outlets.', { cause: error });
     throw error;
   }
   const released = (previous?.outlets ?? []).filter((outletId) => !input.outlets.includes(outletId));

@@ -1,7 +1,8 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import { EMPTY_CONFIG, mergePaymentMethods, type PaymentMethodSettings, type PaymentMethodsConfig } from '../domain/payment-methods.js';
 import { DependencyUnavailableError } from '../errors.js';
 import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
-import { ConditionFailed, nowIso } from '../../adapters/dynamodb/dynamo.js';
+import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 
 type Level = { level: 'platform' } | { level: 'tenant'; tenantRef: string };
 const MAX_ATTEMPTS = 4;
@@ -32,7 +33,7 @@ export async function upsertPaymentMethods(config: ConfigRepository, at: Level, 
       else await config.putTenantMethods(at.tenantRef, next, current.version);
       return view(at, next);
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
     }
   }
   throw new DependencyUnavailableError('The configuration is being changed concurrently; retry.');

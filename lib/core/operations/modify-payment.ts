@@ -1,8 +1,9 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import type { Amount } from '../domain/order.js';
 import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentOperation } from '../domain/payment.js';
 import { AmountExceedsAvailableError, AmountMismatchError, AuthorizationUnavailableError, IdempotencyKeyReusedError, NotFoundError, PaymentStateConflictError } from '../errors.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import { orderInScope } from '../orders/order-scope.js';
 import { AcquirerNotReachedError, modifyWithTimeout } from '../ports/authorizer.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
@@ -98,7 +99,7 @@ async function reserve(deps: LifecycleDeps, payment: Payment, input: Modificatio
     try {
       return { kind: 'reserved', payment: await deps.operations.reserve(current, input.ref, operation) };
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
       current = await currentOf(deps, current, error);
       // The same reference, sent twice at once, reserved first: its caller calls the acquirer.
       if (current.operations?.[input.ref]) return { kind: 'raced', payment: current };

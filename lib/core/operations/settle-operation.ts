@@ -1,9 +1,10 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Order } from '../domain/order.js';
 import { stateAfterOperations, type Payment, type PaymentFailure } from '../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
 import { operationEventType, paymentEvent } from '../events/payment-event.js';
 import { operationConfirmations } from '../network/confirmation.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 import { currentOf as paymentAsItWas } from '../payments/lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
@@ -33,7 +34,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
       recordPaymentOperation(operation.kind, 'succeeded');
       return settled;
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
       current = await currentOf(deps, current, error);
     }
   }
@@ -48,7 +49,7 @@ export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: str
     recordPaymentOperation(operation.kind, 'failed');
     return failed;
   } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
+    if (!(error instanceof StoreConflictError)) throw error;
     return currentOf(deps, seen, error); // someone recorded it first
   }
 }
@@ -82,7 +83,7 @@ export function totalsAfter(payment: Payment, kind: 'CAPTURE' | 'REFUND' | 'REVE
 }
 
 /** The payment as the failed condition saw it (lease.ts `currentOf`); it must still exist. */
-export async function currentOf(deps: LifecycleDeps, seen: Payment, error: ConditionFailed): Promise<Payment> {
+export async function currentOf(deps: LifecycleDeps, seen: Payment, error: StoreConflictError): Promise<Payment> {
   const current = await paymentAsItWas(deps, seen, error);
   if (!current) throw new PaymentStateConflictError('The payment is gone.');
   return current;

@@ -1,10 +1,11 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import type { OrderView } from '../domain/order.js';
 import { attemptOf, inAttemptOrder, nextPaymentRef, retryRefusal } from '../domain/payment-retry.js';
 import type { Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
-import { ConditionFailed, nowIso } from '../../adapters/dynamodb/dynamo.js';
+import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 import type { OrderRepository } from '../../adapters/dynamodb/order-repository.js';
 import { assertLinkNotCancelled, type LinkReader } from '../links/link-cancellation.js';
 import { orderInScope } from './order-scope.js';
@@ -45,7 +46,7 @@ export async function retryPayment(deps: PaymentRetryDeps, principal: Principal,
   try {
     await deps.orders.addPayment(payment);
   } catch (error) {
-    if (error instanceof ConditionFailed) throw new PaymentStateConflictError('Another request already started a new payment for this order.', { cause: error });
+    if (error instanceof StoreConflictError) throw new PaymentStateConflictError('Another request already started a new payment for this order.', { cause: error });
     throw error;
   }
   return orderView(deps, order, [...payments, payment]);

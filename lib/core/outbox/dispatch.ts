@@ -1,9 +1,10 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Logger } from '../ports/logger.js';
 import { deliverConfirmation, type ConfirmationDispatch } from '../network/confirmation-delivery.js';
 import { isOutboxConfirmation } from '../network/confirmation.js';
 import { CONFIRMATION_SK_PREFIX, confirmationKey } from '../../adapters/dynamodb/confirmation-repository.js';
 import type { OutboxEntry } from '../../adapters/dynamodb/outbox.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import { eventKey, type DeliveryAttempt, type EventRepository, type ItemKey, type StoredEvent } from '../../adapters/dynamodb/event-repository.js';
 import type { WebhookSender } from '../../adapters/webhooks/sender.js';
 import { signatureHeaders } from '../webhooks/signing.js';
@@ -85,7 +86,7 @@ export async function drainOutbox(deps: DispatchDeps, key: ItemKey): Promise<Out
       await deps.events.clearOutbox(key, outbox);
       return outbox;
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
     }
   }
   return []; // a very busy item: the sweeper comes back
@@ -136,7 +137,7 @@ async function notConfigured(deps: DispatchDeps, key: ItemKey, claimedUntil: num
   try {
     await deps.events.recordAttempt(key, claimedUntil, { at, error: 'not-configured', durationMs: 0 }, { status: 'NOT_CONFIGURED' });
   } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
+    if (!(error instanceof StoreConflictError)) throw error;
     logger.warn('webhook attempt outlived its claim', { eventId });
   }
   return 'not-configured';
@@ -188,7 +189,7 @@ export async function storeAttempt(
   try {
     await deps.events.recordAttempt(key, claimedUntil, attempt, next);
   } catch (error) {
-    if (!(error instanceof ConditionFailed)) throw error;
+    if (!(error instanceof StoreConflictError)) throw error;
     outlived();
     await deps.events.appendAttempt(key, attempt);
   }

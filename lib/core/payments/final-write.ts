@@ -1,10 +1,11 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import { remainingMs } from '../deadline.js';
 import type { Order } from '../domain/order.js';
 import { AUTHORISED_STATES, type Payment } from '../domain/payment.js';
 import { authorizationEventTypes, paymentEvent, paymentLinkPaidEvent } from '../events/payment-event.js';
 import { DependencyUnavailableError } from '../errors.js';
 import { authorizationConfirmations } from '../network/confirmation.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import { settledFrom, type FinalPatch } from '../../adapters/dynamodb/payment-repository.js';
 import type { PaymentDeps } from './deps.js';
 import { currentOf, settledOrConflict } from './lease.js';
@@ -49,7 +50,7 @@ export async function writeFinal(
     try {
       return await deps.payments.finish(payment, leaseId, patch, credential, events, now, settled);
     } catch (error) {
-      if (error instanceof ConditionFailed) {
+      if (error instanceof StoreConflictError) {
         const current = await currentOf(deps, payment, error);
         if (current?.settledBy === leaseId) return current; // our write landed; its answer did not
         return settledOrConflict(deps, current, credential, deps.now());

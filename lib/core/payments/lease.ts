@@ -1,8 +1,8 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import { randomUUID } from 'node:crypto';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
-import { stripItem } from '../../adapters/dynamodb/order-repository.js';
+
 import type { LeaseOrigin, LeaseTaken } from '../../adapters/dynamodb/payment-repository.js';
 import type { PaymentDeps } from './deps.js';
 
@@ -37,7 +37,7 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
       const taken = await deps.payments.acquireLease(payment, { ...claim, leaseId, leaseUntil: now + deps.settings.leaseMs, now, takeover });
       return { kind: 'held', leaseId, taken };
     } catch (error) {
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
       const current = await currentOf(deps, payment, error);
       // Our write landed, its answer was lost, and the SDK's retry met our own lease: it is ours.
       // What it replaced is unknown, so count it as a takeover (the acquirer is asked first).
@@ -72,8 +72,8 @@ function abandonedAt(deps: PaymentDeps, current: Payment): number {
 }
 
 /** The item the failed condition saw (ALL_OLD), else a strongly consistent read. */
-export async function currentOf(deps: { payments: Pick<PaymentDeps['payments'], 'get'> }, payment: Pick<Payment, 'orderRef' | 'paymentRef'>, error: ConditionFailed): Promise<Payment | undefined> {
-  if (error.existing) return stripItem<Payment>(error.existing);
+export async function currentOf(deps: { payments: Pick<PaymentDeps['payments'], 'get'> }, payment: Pick<Payment, 'orderRef' | 'paymentRef'>, error: StoreConflictError): Promise<Payment | undefined> {
+  if (error.current) return error.current as unknown as Payment;
   return deps.payments.get(payment.orderRef, payment.paymentRef);
 }
 

@@ -1,6 +1,7 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
-import { ConditionFailed, nowIso } from '../../adapters/dynamodb/dynamo.js';
+import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 import type { FinalPatch } from '../../adapters/dynamodb/payment-repository.js';
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
@@ -31,7 +32,7 @@ export async function settleAbandoned(deps: PaymentDeps, ctx: PaymentContext, ac
   const known = await lookupWithTimeout(acquirer, current.paymentRef, deps.settings.authorizerTimeoutMs);
   if (!known) {
     await deps.payments.release(current, current.leaseId!, current.leaseFrom!).catch((error: unknown) => {
-      if (!(error instanceof ConditionFailed)) throw error; // someone else moved first: fine
+      if (!(error instanceof StoreConflictError)) throw error; // someone else moved first: fine
     });
     facts.logger.info('abandoned lease released: the acquirer performed nothing', { paymentRef: current.paymentRef });
     return 'released';

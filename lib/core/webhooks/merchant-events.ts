@@ -1,8 +1,9 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import { NotFoundError } from '../errors.js';
 import { merchantInScope } from '../merchants/merchants.js';
 import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import type { EventRepository, StoredEvent } from '../../adapters/dynamodb/event-repository.js';
 
 export interface MerchantEventsDeps {
@@ -27,7 +28,7 @@ export async function redeliverMerchantEvent(deps: MerchantEventsDeps, principal
   try {
     await deps.events.redeliver(merchantRef, eventId, deps.now());
   } catch (error) {
-    if (error instanceof ConditionFailed) throw new NotFoundError();
+    if (error instanceof StoreConflictError) throw new NotFoundError();
     throw error;
   }
   return { id: eventId, status: 'PENDING' as const };

@@ -1,9 +1,10 @@
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import { merchantInScope } from '../merchants/merchants.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import type { WebhookConfig } from '../domain/webhook-config.js';
 import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '../errors.js';
-import { ConditionFailed } from '../../adapters/dynamodb/dynamo.js';
+
 import type { WebhookConfigStore } from '../../adapters/dynamodb/webhook-config-repository.js';
 import { liveSecrets, rotateSecrets } from './rotation.js';
 import type { SecretSealer } from '../../adapters/kms/webhook-secret-sealer.js';
@@ -53,7 +54,7 @@ export async function putWebhookConfig(deps: WebhookConfigDeps, principal: Princ
       return { url, enabled, signingSecret: fresh.secret };
     } catch (error) {
       // A concurrent PUT created it first: ours becomes an update, and our secret is never shown.
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
     }
   }
   throw contention();
@@ -90,7 +91,7 @@ export async function rotateWebhookSecret(deps: WebhookConfigDeps, principal: Pr
       return { signingSecret: fresh.secret, previousSecretExpiresAt: rotated.previousExpiresAt };
     } catch (error) {
       // A concurrent rotation won: ours is applied on top of it, so neither secret is lost.
-      if (!(error instanceof ConditionFailed)) throw error;
+      if (!(error instanceof StoreConflictError)) throw error;
     }
   }
   throw contention();

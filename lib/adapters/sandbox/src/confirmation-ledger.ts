@@ -1,6 +1,7 @@
+import { StoreConflictError } from '../../../core/ports/store-conflict.js';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { ConfirmationBody } from './schemas.js';
-import { ConditionFailed, dynamo, epochSeconds } from '../../dynamodb/dynamo.js';
+import { dynamo, epochSeconds } from '../../dynamodb/dynamo.js';
 import { SrcError } from './errors.js';
 
 /** One POST the sandbox network's confirmations endpoint received. */
@@ -53,7 +54,7 @@ export class SandboxConfirmationLedger {
         ),
       );
     } catch (error) {
-      if (error instanceof ConditionFailed) throw new SrcError(429, 'SERVICE_ERROR', 'Too many confirmations for this checkout.');
+      if (error instanceof StoreConflictError) throw new SrcError(429, 'SERVICE_ERROR', 'Too many confirmations for this checkout.');
       throw error;
     }
   }

@@ -1,8 +1,9 @@
+import { StoreConflictError } from '../../../core/ports/store-conflict.js';
 import { randomBytes } from 'node:crypto';
 import type { ConfirmationRecord, SandboxConfirmationLedger } from './confirmation-ledger.js';
 import { clientBucket } from './client-bucket.js';
 import type { PayloadPublicKey } from '../../kms/payload-key-vault.js';
-import { ConditionFailed } from '../../dynamodb/dynamo.js';
+
 import { channelFor, consumerById, findConsumer, maskedChannel, maskedConsumer, type ValidationChannel } from './consumers.js';
 import { catalogueCards, maskCatalogueCard, maskEnrolledCard, type MaskedCard } from './cards.js';
 import { checkoutResult } from './checkout.js';
@@ -212,8 +213,8 @@ export class SandboxSrcNetwork {
       try {
         if (state !== session.state) await this.deps.sessions.save(sessionId, session, state, this.deps.now());
       } catch (error) {
-        if (error instanceof ConditionFailed && attempt < SAVE_ATTEMPTS) continue;
-        if (error instanceof ConditionFailed) throw sessionNotFound(); // expired meanwhile, or hopelessly contended
+        if (error instanceof StoreConflictError && attempt < SAVE_ATTEMPTS) continue;
+        if (error instanceof StoreConflictError) throw sessionNotFound(); // expired meanwhile, or hopelessly contended
         throw error;
       }
       if (reply instanceof SrcError) throw reply;

@@ -1,6 +1,7 @@
+import { StoreConflictError } from '../../../core/ports/store-conflict.js';
 import { createHash } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { ConditionFailed, dynamo, epochSeconds } from '../../dynamodb/dynamo.js';
+import { dynamo, epochSeconds } from '../../dynamodb/dynamo.js';
 import { SrcError, type SrcErrorReason } from './errors.js';
 
 /**
@@ -80,7 +81,7 @@ export class SrcRateLimiter {
         ),
       );
     } catch (error) {
-      if (error instanceof ConditionFailed) throw limitExceeded(limit, window.end - epochSeconds(nowMs));
+      if (error instanceof StoreConflictError) throw limitExceeded(limit, window.end - epochSeconds(nowMs));
       throw error;
     }
   }

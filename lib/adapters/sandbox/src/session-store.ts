@@ -1,3 +1,4 @@
+import { StoreConflictError } from '../../../core/ports/store-conflict.js';
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds } from '../../dynamodb/dynamo.js';
@@ -96,7 +97,7 @@ export class SrcSessionStore {
     return { state: Item.state as SrcSessionState, version: Item.version as number, expiresAt: Item.expiresAt };
   }
 
-  /** Writes `state` if nobody changed the session since `session` was read; else ConditionFailed. */
+  /** Writes `state` if nobody changed the session since `session` was read; else StoreConflictError. */
   async save(sessionId: string, session: SrcSession, state: SrcSessionState, nowMs: number): Promise<void> {
     await dynamo(() =>
       this.client.send(

@@ -2,7 +2,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type * as z from 'zod';
 import type { Permission, Principal } from '../core/auth/principal.js';
 import type { Logger } from '../core/ports/logger.js';
-import type { PaymentReadAhead } from '../adapters/dynamodb/order-repository.js';
+import type { PaymentReadAhead } from '../core/ports/order-store.js';
 
 export type ApiEvent = APIGatewayProxyEventV2;
 export type ApiResponse = APIGatewayProxyStructuredResultV2 & { statusCode: number; headers: Record<string, string> };

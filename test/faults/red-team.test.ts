@@ -7,6 +7,7 @@ import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { proxiedStack } from '../support/fault-stack.js';
 import { dynamoOperation, finalPaymentWrite, leaseWrite } from '../support/fault-proxy.js';
+import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 
 // Proxies in front of the engines before any client is built: lib/ is imported dynamically below.
 const { dynamo, kms } = await proxiedStack();
@@ -199,7 +200,7 @@ describe('a lease holder that died with its credential', () => {
     paymentDeps.settings.leaseMs = 200; // abandoned = expired, then one more lease period
     const payment = (await paymentRepository.get(world.orderRef, world.paymentRef))!;
     // A holder that took the lease for a checkout response nobody has any more (tab closed), then died.
-    await paymentRepository.acquireLease(payment, { from: 'STARTED', leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost' });
+    await paymentRepository.acquireLease(payment, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost' });
     await sleep(300);
     expect(await acquirerRecord(world.paymentRef)).toBeUndefined(); // lookup would say: never performed
     for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -218,7 +219,7 @@ describe('a lease holder that died after the acquirer approved, and never came b
     paymentDeps.settings.leaseMs = 200;
     const payment = (await paymentRepository.get(world.orderRef, world.paymentRef))!;
     const masked = { type: 'CLICK_TO_PAY' as const, brand: 'VISA', tokenLastFour: '3478', expiry: '2029-12' };
-    await paymentRepository.acquireLease(payment, { from: 'STARTED', leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost', masked });
+    await paymentRepository.acquireLease(payment, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost', masked });
     await realAuthorize.call(authorizer, {
       idempotencyKey: world.paymentRef,
       credential: { kind: 'token', number: '4895370012003478', expiryMonth: '12', expiryYear: '2029', cryptogram: 'x' },

@@ -22,6 +22,7 @@ import { networkRecord, sandboxNetworkServer } from '../support/sandbox-network-
 import { seedMerchant } from '../support/seed.js';
 import { storedItem } from '../support/stored-item.js';
 import { platformToken } from '../support/tokens.js';
+import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const logger = new Logger({}, 'error', () => undefined);
@@ -202,7 +203,7 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
       const masked = { type: 'CLICK_TO_PAY' as const, brand: 'MASTERCARD', tokenLastFour: '4792', expiry: '2030-08' };
       const srcCheckout = { network: 'sandbox', srcCorrelationId: `abandoned-${world.paymentRef}` };
       // A 4.3 attempt took the lease, the acquirer approved, and the holder died before its final write.
-      await paymentRepository.acquireLease(payment, { from: 'STARTED', leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost', masked, srcCheckout });
+      await paymentRepository.acquireLease(payment, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost', masked, srcCheckout });
       await authorizer.authorize(
         { idempotencyKey: world.paymentRef, credential: { kind: 'token', number: '5204731600014792', expiryMonth: '08', expiryYear: '2030', cryptogram: 'x' }, brand: 'MASTERCARD', eci: '02', amount: payment.amount, capture: false, payerIp: undefined },
         AbortSignal.timeout(5_000),

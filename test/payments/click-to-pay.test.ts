@@ -10,6 +10,7 @@ import { seedWorld, setTenant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
 import { answerChallenge, authorizerCalls, completeThreeDs, cresFor, lookupCalls, pay, strangerCres } from '../support/payments.js';
+import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 
 let token: string;
 const calls = authorizerCalls;
@@ -178,7 +179,7 @@ describe('exactly-once authorization', () => {
   it('an expired lease is not taken over with another checkout response (409), and nothing is authorized', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1000, now, credential: 'checkout:someone-else' });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1000, now, credential: 'checkout:someone-else' });
     const other = await pay(world, token, await checkoutResponse());
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('PAYMENT_STATE_CONFLICT');
@@ -189,7 +190,7 @@ describe('exactly-once authorization', () => {
   it('a live lease held by another attempt answers 409 with Retry-After and authorizes nothing', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:busy' });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:busy' });
     const response = await pay(world, token, await checkoutResponse());
     expect(response.status).toBe(409);
     expect(response.body.detail).toMatch(/being processed/);
@@ -280,7 +281,7 @@ describe('3DS (SPEC 4.3 step 8, 4.10)', () => {
     expect(done.body).toMatchObject({ state: 'AUTHORISED', eci: '05', paymentMethod: { tokenLastFour: '7701' } });
     expect(done.body.threeDs).toBeUndefined();
     expect(calls(world.paymentRef)).toBe(1);
-    expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef)).toBeUndefined();
+    expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef, Date.now())).toBeUndefined();
 
     // The same cres again (its answer lost, say) gets the outcome, and authorizes nothing more.
     const again = await completeThreeDs(world, token, cres!);
@@ -315,7 +316,7 @@ describe('3DS (SPEC 4.3 step 8, 4.10)', () => {
     const world = await seedWorld();
     const before = Math.floor(Date.now() / 1000);
     const awaiting = await pay(world, token, await checkoutResponse({ card: 'visa-3ds' }));
-    const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef);
+    const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef, Date.now());
     expect(pending!.expiresAt).toBeGreaterThanOrEqual(before + 3600);
     expect(pending!.expiresAt).toBeLessThanOrEqual(before + 3602);
     // An hour later: the item may still exist (TTL deletion is lazy) but counts as absent.

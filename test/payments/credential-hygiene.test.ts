@@ -13,6 +13,7 @@ import { answerChallenge, completeThreeDs, pay, payDirectly } from '../support/p
 import { seedWorld } from '../support/seed.js';
 import { tokenData } from '../support/direct-wallet.js';
 import { platformToken } from '../support/tokens.js';
+import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 
 let token: string;
 beforeAll(async () => {
@@ -73,7 +74,7 @@ describe('Direct Wallet sealed for 3DS keeps only what 4.10 needs', () => {
     const awaiting = await payDirectly(world, token, tokenData({ eci: '07', billingAddress: bulky, shippingAddress: bulky, consumerEmailAddress: 'a@example.com' }));
     expect(awaiting.status, JSON.stringify(awaiting.body)).toBe(200);
     expect(awaiting.body.state).toBe('AWAIT_3DS');
-    const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef);
+    const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef, Date.now());
     expect(pending!.jwe.length).toBeLessThan(2_048); // far below the 32 KiB JWE limit of 4.10
     const sealed = JSON.parse(new TextDecoder().decode(await decryptCheckoutJwe(pending!.jwe, payloadKeyVault)));
     expect(Object.keys(sealed).sort()).toEqual(['dynamicData', 'eci', 'paymentAccountReference', 'token']);
@@ -89,7 +90,7 @@ describe('a Direct Wallet lease names its credential by a hash', () => {
     const now = Date.now();
     const credential = directWalletCredentialKey(world.paymentRef, toCredential(tokenData() as never));
     expect(credential).not.toContain('4895370012003478');
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
     const other = await payDirectly(world, token, tokenData({ dynamicData: { dynamicDataValue: 'AnotherCryptogram=' } }));
     expect(other.status).toBe(409);
     const same = await payDirectly(world, token, tokenData());

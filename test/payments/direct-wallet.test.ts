@@ -62,7 +62,7 @@ describe('4.4 Direct Wallet', () => {
     const world = await seedWorld({}, { directWallet: true });
     const awaiting = await payDirectly(world, token, tokenData({ eci: '07' }));
     expect(awaiting.body.state).toBe('AWAIT_3DS');
-    const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef);
+    const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef, Date.now());
     expect(pending?.source).toBe('DIRECT_WALLET');
     expect(pending?.jwe.split('.')).toHaveLength(5);
     expect(JSON.stringify(pending)).not.toContain('4895370012003478');
@@ -92,6 +92,6 @@ describe('4.4 Direct Wallet', () => {
     expect(response.status).toBe(502);
     expect(response.body.code).toBe('AUTHORIZATION_UNAVAILABLE');
     expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('STARTED');
-    expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef)).toBeUndefined();
+    expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef, Date.now())).toBeUndefined();
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { orderRepository } from '../../lib/composition/core.js';
 import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
 import type { Payment } from '../../lib/core/domain/payment.js';
+import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 import { takeLease } from '../../lib/core/payments/lease.js';
 import { seedWorld } from '../support/seed.js';
 
@@ -24,7 +25,7 @@ describe('lease transitions from a stale read', () => {
     const world = await seedWorld();
     const read = await paymentOf(world);
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
     const lease = await takeLease(paymentDeps, read, claim);
     expect(lease.kind).toBe('held');
     expect(lease.kind === 'held' && lease.taken.takeover).toBe(true);
@@ -34,10 +35,10 @@ describe('lease transitions from a stale read', () => {
   it('read PROCESSING (an expired lease), but meanwhile given back: leased from STARTED, not a takeover', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
     const read = await paymentOf(world);
     expect(read.state).toBe('PROCESSING');
-    await paymentRepository.release(world, 'crashed', 'STARTED');
+    await paymentRepository.release(world, 'crashed', 'STARTED', Date.now());
     const lease = await takeLease(paymentDeps, read, claim);
     expect(lease.kind === 'held' && lease.taken.takeover).toBe(false);
   });
@@ -46,7 +47,7 @@ describe('lease transitions from a stale read', () => {
     const world = await seedWorld();
     const read = await paymentOf(world);
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:other' });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:other' });
     const failure = await takeLease(paymentDeps, read, claim).catch((error: { status: number; headers?: Record<string, string> }) => error);
     expect(failure).toMatchObject({ code: 'PAYMENT_STATE_CONFLICT', retryAfterMs: expect.any(Number) });
     expect((await paymentOf(world)).leaseId).toBe('busy');
@@ -55,8 +56,8 @@ describe('lease transitions from a stale read', () => {
   it('an expired lease of another credential is never taken over by the takeover condition', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'crashed', leaseUntil: now - 1_000, now, credential: 'checkout:other' });
-    const taken = paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'mine', leaseUntil: now + 30_000, now, credential, takeover: true });
+    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential: 'checkout:other' });
+    const taken = paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'mine', leaseUntil: now + 30_000, now, credential, requires: LEASE_RULE.takeover('STARTED', credential, now) });
     await expect(taken).rejects.toMatchObject({ name: 'StoreConflictError' });
     expect((await paymentOf(world)).leaseId).toBe('crashed');
   });

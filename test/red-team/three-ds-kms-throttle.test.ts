@@ -29,7 +29,7 @@ describe('4.10 with KMS throttled', () => {
     expect(throttled.body.code).toBe('DEPENDENCY_UNAVAILABLE');
     expect(throttled.headers['Retry-After']).toBeDefined();
     expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('AWAIT_3DS');
-    expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef)).toBeDefined();
+    expect(await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef, Date.now())).toBeDefined();
     throttle.mockRestore();
     const retried = await completeThreeDs(world, token, cres!);
     expect(retried.status, JSON.stringify(retried.body)).toBe(200);

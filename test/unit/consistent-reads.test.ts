@@ -1,3 +1,4 @@
+import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 import { marshall } from '@aws-sdk/util-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { ConfigRepository } from '../../lib/adapters/dynamodb/config-repository.js';
@@ -49,7 +50,7 @@ describe('reads that must see a write are strongly consistent', () => {
   it('payments, pending 3DS and orders', async () => {
     const { client, sent } = recordingClient(() => ({ Items: [] }));
     await new PaymentRepository(client, 'orders').get('o', 'p');
-    await new PaymentRepository(client, 'orders').getPendingThreeDs('o', 'p');
+    await new PaymentRepository(client, 'orders').getPendingThreeDs('o', 'p', Date.now());
     await new OrderRepository(client, 'orders').get('o');
     expect(reads(sent).map((s) => s.input.ConsistentRead)).toEqual([true, true, true]);
   });
@@ -94,7 +95,7 @@ describe('a failed condition brings the item it saw (ALL_OLD) instead of a secon
   it('the lease and the final write ask for the old item on a failed condition', async () => {
     const { client, sent } = recordingClient(() => ({ Attributes: { pk: 'ORDER#o', sk: 'PAYMENT#p', kind: 'PAYMENT', state: 'AUTHORISED' } }));
     const payments = new PaymentRepository(client, 'orders');
-    await payments.acquireLease({ orderRef: 'o', paymentRef: 'p' }, { from: 'STARTED', leaseId: 'l', leaseUntil: 2, now: 1, credential: 'c' });
+    await payments.acquireLease({ orderRef: 'o', paymentRef: 'p' }, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'l', leaseUntil: 2, now: 1, credential: 'c' });
     await payments.finish({ orderRef: 'o', paymentRef: 'p' }, 'l', { state: 'AUTHORISED' }, undefined, [], Date.now());
     expect(sent.map((s) => s.input.ReturnValuesOnConditionCheckFailure)).toEqual(['ALL_OLD', 'ALL_OLD']);
   });

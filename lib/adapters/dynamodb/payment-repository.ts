@@ -1,73 +1,18 @@
-import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { MaskedPaymentMethod, Payment, PaymentState, SrcCheckoutReference } from '../../core/domain/payment.js';
-import { dynamo, nowIso } from './dynamo.js';
-import { appendToOutbox, type OutboxEntry } from './outbox.js';
+import { LEASE_FIELDS, type LeaseClause, type LeaseOrigin } from '../../core/domain/lease-rule.js';
+import type { Payment } from '../../core/domain/payment.js';
+import type { OutboxEntry } from '../../core/ports/outbox.js';
+import type { FinalPatch, LeaseRequest, LeaseTaken, PaymentStore, PendingThreeDs } from '../../core/ports/payment-store.js';
+import { dynamo } from './dynamo.js';
+import { appendToOutbox } from './outbox.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
-
-export type LeaseOrigin = 'STARTED' | 'AWAIT_3DS';
-
-export interface LeaseRequest {
-  from: LeaseOrigin;
-  leaseId: string;
-  /** Epoch ms. */
-  leaseUntil: number;
-  now: number;
-  /** Who may take an expired lease over: the same checkout response, card or 3DS transaction. */
-  credential: string;
-  /**
-   * Which transition is asked for: from `from` (default), or over an expired lease from `from`
-   * held for the same credential. One condition each, not both OR-ed: the caller knows from
-   * the item it read which one applies (lib/core/payments/lease.ts asks for the other if that changed).
-   */
-  takeover?: boolean;
-  /** What the attempt pays with, masked: recorded if another attempt must settle this lease. */
-  masked?: MaskedPaymentMethod;
-  /** The checkout's SRC ids: kept from the lease on, so whoever settles it can confirm to the network. */
-  srcCheckout?: SrcCheckoutReference;
-  payerIp?: string;
-}
-
-export interface LeaseTaken {
-  /** The lease replaced an expired or parked one: its holder may have reached the acquirer. */
-  takeover: boolean;
-  /** Epoch ms: an earlier authorization may still be in flight to the acquirer until then. */
-  parkedUntil?: number;
-  /**
-   * The payment as this lease left it, when known (the old item with the lease's changes): only
-   * the holder changes a leased payment, so the final write knows what it leaves without asking
-   * DynamoDB to send the whole item back (`finish`).
-   */
-  leased?: Payment;
-}
-
-/** What only a lease holds; the final write and a release remove them. */
-const LEASE_FIELDS = ['leaseId', 'leaseUntil', 'leaseFrom', 'leaseCredential', 'leaseMasked', 'parkedUntil'] as const;
-export type FinalPatch = Partial<
-  Pick<Payment, 'paymentMethod' | 'srcCheckout' | 'eci' | 'authorization' | 'threeDs' | 'failure' | 'capturedAmount' | 'refundedAmount' | 'capturable' | 'refundable' | 'operations'>
-> & {
-  state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
-};
-
-/** What a payment waiting for 3DS keeps: the JWE (encrypted to our KMS key), never plaintext. */
-export interface PendingThreeDs {
-  jwe: string;
-  source: 'CLICK_TO_PAY' | 'DIRECT_WALLET';
-  /** threeDSServerTransID and the ACS's acsTransID: a cres must name both. */
-  transactionId: string;
-  acsTransactionId: string;
-  /** Which 3DS server started the challenge (the merchant's environment then). */
-  environment: string;
-  /** Epoch seconds; the TTL attribute. */
-  expiresAt: number;
-}
 
 /**
  * Payment state transitions (SPEC §3), each a single conditional UpdateItem:
  * STARTED|AWAIT_3DS → PROCESSING (a lease with an expiry) → final, or back on release.
  * A lease whose holder crashed can be taken over once it expires.
  */
-export class PaymentRepository {
+export class PaymentRepository implements PaymentStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
@@ -81,10 +26,10 @@ export class PaymentRepository {
   }
 
   /**
-   * Takes the lease: from `from`, or (`takeover`) over an expired lease from `from` held for the
-   * same credential (a takeover with another card or checkout response is refused). Throws
-   * StoreConflictError, carrying the item as it was when the engine returns it. Answers what the
-   * lease replaced, so the caller knows whether an earlier attempt may have reached the acquirer.
+   * Takes the lease when the item meets `lease.requires` (the core's LEASE_RULE, rendered as the
+   * write's condition). Throws StoreConflictError, carrying the item as it was when the engine
+   * returns it. Answers what the lease replaced, so the caller knows whether an earlier attempt
+   * may have reached the acquirer.
    */
   async acquireLease(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, lease: LeaseRequest): Promise<LeaseTaken> {
     const extra: Record<string, unknown> = { leaseCredential: lease.credential };
@@ -92,21 +37,22 @@ export class PaymentRepository {
     if (lease.payerIp) extra.payerIp = lease.payerIp;
     if (lease.srcCheckout) extra.srcCheckout = lease.srcCheckout;
     const sets = Object.keys(extra).map((name) => `${name} = :${name}`);
-    const at = nowIso();
+    const at = new Date(lease.now).toISOString();
+    const condition = conditionOf(lease.requires);
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
           UpdateExpression: `SET #state = :processing, leaseId = :leaseId, leaseUntil = :until, leaseFrom = :from, version = version + :one, updatedAt = :at, ${sets.join(', ')}`,
-          ConditionExpression: lease.takeover ? TAKEOVER_CONDITION : '#state = :from',
-          ExpressionAttributeNames: { '#state': 'state' },
+          ConditionExpression: condition.expression,
+          ExpressionAttributeNames: { '#state': 'state', ...condition.names },
           ExpressionAttributeValues: {
             ':processing': 'PROCESSING',
             ':leaseId': lease.leaseId,
             ':until': lease.leaseUntil,
             ':from': lease.from,
-            ...(lease.takeover ? { ':now': lease.now } : {}),
+            ...condition.values,
             ':one': 1,
             ':at': at,
             ...Object.fromEntries(Object.entries(extra).map(([name, value]) => [`:${name}`, value])),
@@ -183,7 +129,7 @@ export class PaymentRepository {
    * Gives the lease back: the payment is retryable again, by any credential. Only for
    * failures that cannot have reached the acquirer.
    */
-  async release(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, to: LeaseOrigin): Promise<void> {
+  async release(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, to: LeaseOrigin, now: number): Promise<void> {
     await dynamo(() =>
       this.client.send(
         new UpdateCommand({
@@ -192,7 +138,7 @@ export class PaymentRepository {
           UpdateExpression: `SET #state = :to, version = version + :one, updatedAt = :at REMOVE ${LEASE_FIELDS.join(', ')}`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':to': to, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': nowIso() },
+          ExpressionAttributeValues: { ':to': to, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': new Date(now).toISOString() },
         }),
       ),
     );
@@ -213,7 +159,7 @@ export class PaymentRepository {
           UpdateExpression: 'SET leaseUntil = :now, parkedUntil = :parked, version = version + :one, updatedAt = :at',
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':now': now, ':parked': parkedUntil, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': nowIso() },
+          ExpressionAttributeValues: { ':now': now, ':parked': parkedUntil, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': new Date(now).toISOString() },
         }),
       ),
     );
@@ -226,7 +172,7 @@ export class PaymentRepository {
   }
 
   /** Undefined when absent or expired (TTL deletion is lazy). */
-  async getPendingThreeDs(orderRef: string, paymentRef: string, now = Date.now()): Promise<PendingThreeDs | undefined> {
+  async getPendingThreeDs(orderRef: string, paymentRef: string, now: number): Promise<PendingThreeDs | undefined> {
     const { Item } = await dynamo(() =>
       this.client.send(new GetCommand({ TableName: this.table, Key: pendingKey(orderRef, paymentRef), ConsistentRead: true })),
     );
@@ -239,17 +185,17 @@ export class PaymentRepository {
   }
 }
 
-/** The final write's result, from the item as the lease left it: its SETs applied, the lease's fields removed. */
-export function settledFrom(leased: Payment, patch: FinalPatch, written: { version: number; updatedAt: string; settledBy: string; credential: string | undefined }): Payment {
-  const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
-  const after: Record<string, unknown> = { ...leased, ...fields, version: written.version, updatedAt: written.updatedAt, settledBy: written.settledBy };
-  if (written.credential) after.settledCredential = written.credential;
-  for (const field of LEASE_FIELDS) delete after[field];
-  return after as unknown as Payment;
+/**
+ * The lease rule's clauses as a ConditionExpression (`#l0 = :l0 AND #l1 < :l1 …`): the write
+ * allows exactly what lib/core/domain/lease-rule.ts `satisfies` says.
+ */
+function conditionOf(clauses: readonly LeaseClause[]) {
+  return {
+    expression: clauses.map(({ op }, index) => `#l${index} ${op} :l${index}`).join(' AND '),
+    names: Object.fromEntries(clauses.map(({ field }, index) => [`#l${index}`, field])),
+    values: Object.fromEntries(clauses.map(({ value }, index) => [`:l${index}`, value])),
+  };
 }
-
-/** An expired lease, from the same state, held for the same credential. */
-const TAKEOVER_CONDITION = '#state = :processing AND leaseFrom = :from AND leaseUntil < :now AND leaseCredential = :leaseCredential';
 
 const key = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: paymentSk(paymentRef) });
 const pendingKey = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: `${paymentSk(paymentRef)}#3DS` });

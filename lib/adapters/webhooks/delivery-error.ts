@@ -1,9 +1,6 @@
-/**
- * A failed delivery, as the event store records it and a merchant may see it. Only these
- * words leave the sender: a socket's or OpenSSL's own text (which can name internal hosts
- * and addresses) never does.
- */
-export type DeliveryError = 'timeout' | 'connection' | 'dns' | 'blocked-address' | 'tls' | 'invalid-url';
+import type { DeliveryError } from '../../core/ports/webhook-sender.js';
+
+export type { DeliveryError };
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'EAI_NODATA', 'ENODATA', 'ESERVFAIL', 'EDNSTIMEOUT', 'ETIMEOUT']);
 

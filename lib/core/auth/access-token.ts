@@ -1,8 +1,9 @@
 import { errors as joseErrors, jwtVerify, type JWTHeaderParameters } from 'jose';
 import * as z from 'zod';
 import { UnauthenticatedError } from '../errors.js';
-import type { JwksSource } from '../../adapters/jwks/jwks-source.js';
+
 import type { PlatformPrincipal, TenantPrincipal } from './principal.js';
+import type { KeySet } from '../ports/network-keys.js';
 
 /** Pinned: asymmetric only. `none` and HMAC can never verify, whatever the header says. */
 export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'ES256'] as const;
@@ -30,7 +31,7 @@ export interface AccessTokenVerifierOptions {
 /** Verifies identity-provider JWTs (SPEC §1 token kind 1) and turns them into principals. */
 export class AccessTokenVerifier {
   constructor(
-    private readonly jwks: JwksSource,
+    private readonly jwks: KeySet,
     private readonly options: AccessTokenVerifierOptions,
   ) {
     if (!options.issuer || !options.audience) throw new Error('issuer and audience are required');

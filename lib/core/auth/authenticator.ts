@@ -3,7 +3,7 @@ import type { AccessTokenVerifier } from './access-token.js';
 import { SESSION_PERMISSIONS, type Principal } from './principal.js';
 import { hashSessionToken, isSessionTokenShaped } from './session-token.js';
 import type { HostedSession } from '../domain/hosted-session.js';
-import type { OrderSnapshot, PaymentReadAhead } from '../../adapters/dynamodb/order-repository.js';
+import type { OrderSnapshot, PaymentReadAhead } from '../ports/order-store.js';
 
 export interface SessionLookup {
   findByTokenHash(tokenHash: string): Promise<HostedSession | undefined>;

@@ -3,14 +3,14 @@ import type { PlatformPrincipal } from '../auth/principal.js';
 import type { PaymentLink } from '../domain/payment-link.js';
 import { InvalidRedirectUrlError, NotFoundError, PaymentLinkInactiveError, PaymentStateConflictError } from '../errors.js';
 
-import type { SessionRepository } from '../../adapters/dynamodb/session-repository.js';
 import { loadStanding } from '../merchants/enablement.js';
 import { createHostedSession } from '../orders/hosted-sessions.js';
 import { createOrder, type CreateOrderInput } from '../orders/orders.js';
 import { currentState, type PaymentLinkDeps } from './payment-links.js';
+import type { SessionStore } from '../ports/session-store.js';
 
 export interface OpenPaymentLinkDeps extends PaymentLinkDeps {
-  sessions: SessionRepository;
+  sessions: SessionStore;
   sessionTtlSeconds: number;
 }
 

@@ -6,18 +6,18 @@ import { isPaid } from '../domain/payment.js';
 import { linkExpiry, linkState, newLinkRef, toLinkView, type PaymentLink, type PaymentLinkView } from '../domain/payment-link.js';
 import { ClickToPayNotEnabledError, InvalidRequestError, NotFoundError, PaymentStateConflictError } from '../errors.js';
 import { allowedRedirectUrl } from '../domain/redirect-url.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
 
-import type { OrderRepository } from '../../adapters/dynamodb/order-repository.js';
-import type { PaymentLinkRepository } from '../../adapters/dynamodb/payment-link-repository.js';
 import { loadStanding } from '../merchants/enablement.js';
 import { paymentUnderWay } from './link-cancellation.js';
 import { outletInScope } from '../merchants/outlets.js';
+import type { ConfigStore } from '../ports/config-store.js';
+import type { OrderStore } from '../ports/order-store.js';
+import type { LinkStore } from '../ports/link-store.js';
 
 export interface PaymentLinkDeps {
-  config: ConfigRepository;
-  orders: OrderRepository;
-  links: PaymentLinkRepository;
+  config: ConfigStore;
+  orders: OrderStore;
+  links: LinkStore;
   now: () => number;
 }
 

@@ -1,6 +1,6 @@
 import type { MerchantConfig } from '../domain/merchant.js';
 import { effectiveEnablement, type Enablement, type PaymentMethodsConfig } from '../domain/payment-methods.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+import type { ConfigStore } from '../ports/config-store.js';
 
 /** A merchant with the platform and tenant configuration that decide what it may offer. */
 export interface MerchantStanding {
@@ -11,7 +11,7 @@ export interface MerchantStanding {
 }
 
 /** Merchant, platform and tenant in one parallel round trip (orders, payments). */
-export async function loadStanding(config: ConfigRepository, tenantRef: string, merchantRef: string): Promise<MerchantStanding> {
+export async function loadStanding(config: ConfigStore, tenantRef: string, merchantRef: string): Promise<MerchantStanding> {
   const [merchant, platform, tenant] = await Promise.all([
     config.getMerchant(merchantRef),
     config.getPlatformMethods(),
@@ -21,7 +21,7 @@ export async function loadStanding(config: ConfigRepository, tenantRef: string, 
 }
 
 /** The same, for a caller that already holds the merchant (4.1, 4.7). */
-export async function loadEnablement(config: ConfigRepository, tenantRef: string, merchant: MerchantConfig | undefined): Promise<Enablement> {
+export async function loadEnablement(config: ConfigStore, tenantRef: string, merchant: MerchantConfig | undefined): Promise<Enablement> {
   const [platform, tenant] = await Promise.all([config.getPlatformMethods(), config.getTenantMethods(tenantRef)]);
   return effectiveEnablement(platform, tenant, merchant !== undefined);
 }

@@ -3,12 +3,13 @@ import { merchantInScope } from './merchants.js';
 import type { Principal } from '../auth/principal.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import { OnboardingConflictError } from '../errors.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+
 import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 import { loadEnablement } from './enablement.js';
+import type { ConfigStore } from '../ports/config-store.js';
 
 export interface MerchantConfigDeps {
-  config: ConfigRepository;
+  config: ConfigStore;
   keys: { currentKid(): Promise<string> };
 }
 

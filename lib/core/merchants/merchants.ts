@@ -2,14 +2,14 @@ import type { Principal } from '../auth/principal.js';
 import { coversMerchantConfig } from '../auth/scope.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import { NotFoundError } from '../errors.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+import type { ConfigStore } from '../ports/config-store.js';
 
 /**
  * The merchant, if it exists and the caller's scope covers it (an outlet-narrowed token covers
  * only merchants owning one of its outlets, SPEC §1); 404 otherwise, either way — the service
  * never confirms that another tenant's merchant exists. 4.1, 4.15 configuration and events.
  */
-export async function merchantInScope(config: Pick<ConfigRepository, 'getMerchant'>, principal: Principal, merchantRef: string): Promise<MerchantConfig> {
+export async function merchantInScope(config: Pick<ConfigStore, 'getMerchant'>, principal: Principal, merchantRef: string): Promise<MerchantConfig> {
   const merchant = await config.getMerchant(merchantRef);
   if (!merchant || !coversMerchantConfig(principal, merchant)) throw new NotFoundError();
   return merchant;

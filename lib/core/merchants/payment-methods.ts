@@ -1,14 +1,15 @@
 import { StoreConflictError } from '../ports/store-conflict.js';
 import { EMPTY_CONFIG, mergePaymentMethods, type PaymentMethodSettings, type PaymentMethodsConfig } from '../domain/payment-methods.js';
 import { DependencyUnavailableError } from '../errors.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+
 import { nowIso } from '../../adapters/dynamodb/dynamo.js';
+import type { ConfigStore } from '../ports/config-store.js';
 
 type Level = { level: 'platform' } | { level: 'tenant'; tenantRef: string };
 const MAX_ATTEMPTS = 4;
 
 /** 4.5/4.6 GET: the stored configuration; never configured reads as everything off. */
-export async function readPaymentMethods(config: ConfigRepository, at: Level) {
+export async function readPaymentMethods(config: ConfigStore, at: Level) {
   const stored = at.level === 'platform' ? await config.getPlatformMethods() : await config.getTenantMethods(at.tenantRef);
   return view(at, stored ?? EMPTY_CONFIG);
 }
@@ -18,7 +19,7 @@ export async function readPaymentMethods(config: ConfigRepository, at: Level) {
  * optimistic version check; a lost race re-reads and re-validates (e.g. against a platform
  * switch that happened meanwhile).
  */
-export async function upsertPaymentMethods(config: ConfigRepository, at: Level, update: PaymentMethodSettings) {
+export async function upsertPaymentMethods(config: ConfigStore, at: Level, update: PaymentMethodSettings) {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const [stored, platform] = await Promise.all([
       // Read-modify-write: the reads must see the last write (ours or a concurrent one).

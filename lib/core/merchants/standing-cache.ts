@@ -1,5 +1,6 @@
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+
 import { loadStanding, type MerchantStanding } from './enablement.js';
+import type { ConfigStore } from '../ports/config-store.js';
 
 /** Where the payment functions get a merchant's standing (merchant, platform, tenant, enablement). */
 export interface StandingSource {
@@ -20,7 +21,7 @@ export class CachedStanding implements StandingSource {
   private readonly entries = new Map<string, { until: number; value: Promise<MerchantStanding> }>();
 
   constructor(
-    private readonly config: ConfigRepository,
+    private readonly config: ConfigStore,
     private readonly ttlMs: number,
     private readonly now: () => number = Date.now,
   ) {}

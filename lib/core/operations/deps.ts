@@ -1,17 +1,18 @@
 import type { Logger } from '../ports/logger.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
-import type { OrderRepository } from '../../adapters/dynamodb/order-repository.js';
-import type { PaymentOperationsRepository } from '../../adapters/dynamodb/payment-operations-repository.js';
-import type { PaymentRepository } from '../../adapters/dynamodb/payment-repository.js';
+
 import type { Authorizer } from '../ports/authorizer.js';
+import type { ConfigStore } from '../ports/config-store.js';
+import type { OrderStore } from '../ports/order-store.js';
+import type { PaymentOperationsStore } from '../ports/payment-operations-store.js';
+import type { PaymentStore } from '../ports/payment-store.js';
 
 /** What captures, reversals and refunds need (no payload keys, no network keys). */
 export interface LifecycleDeps {
-  config: ConfigRepository;
-  orders: OrderRepository;
-  payments: Pick<PaymentRepository, 'get'>;
-  operations: PaymentOperationsRepository;
+  config: ConfigStore;
+  orders: OrderStore;
+  payments: Pick<PaymentStore, 'get'>;
+  operations: PaymentOperationsStore;
   authorizers: Record<MerchantEnvironment, Authorizer>;
   settings: {
     authorizerTimeoutMs: number;

@@ -5,22 +5,24 @@ import type { Order } from '../domain/order.js';
 import { retryRefusal } from '../domain/payment-retry.js';
 import { isPaid, type Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+
 import { epochSeconds, nowIso } from '../../adapters/dynamodb/dynamo.js';
-import type { OrderRepository } from '../../adapters/dynamodb/order-repository.js';
-import type { SessionRepository } from '../../adapters/dynamodb/session-repository.js';
+
 import { assertLinkNotCancelled, type LinkReader } from '../links/link-cancellation.js';
 import { orderInScope } from './order-scope.js';
+import type { ConfigStore } from '../ports/config-store.js';
+import type { OrderStore } from '../ports/order-store.js';
+import type { SessionStore } from '../ports/session-store.js';
 
 /** What minting a session needs: where to keep it and for how long. */
 export interface SessionMintDeps {
-  sessions: Pick<SessionRepository, 'create'>;
+  sessions: Pick<SessionStore, 'create'>;
   ttlSeconds: number;
 }
 
 export interface HostedSessionDeps extends SessionMintDeps {
-  orders: OrderRepository;
-  config: Pick<ConfigRepository, 'getMerchant'>;
+  orders: OrderStore;
+  config: Pick<ConfigStore, 'getMerchant'>;
   /** The order's payment link, if it has one: a cancelled link's order gets no session. */
   links: LinkReader;
 }

@@ -1,14 +1,14 @@
 import type { Principal } from '../auth/principal.js';
 import { coversOrder } from '../auth/scope.js';
 import { NotFoundError } from '../errors.js';
-import type { OrderRepository, OrderSnapshot } from '../../adapters/dynamodb/order-repository.js';
+import type { OrderStore, OrderSnapshot } from '../ports/order-store.js';
 
 /**
  * The order with its payments, if it exists under that outlet and the caller's scope covers it
  * (a hosted-session token covers its one order); 404 otherwise, either way.
  */
 export async function orderInScope(
-  deps: { orders: Pick<OrderRepository, 'get'> },
+  deps: { orders: Pick<OrderStore, 'get'> },
   principal: Principal,
   outletId: string,
   orderRef: string,

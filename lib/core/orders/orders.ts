@@ -5,18 +5,20 @@ import { offeredMethods } from '../domain/payment-methods.js';
 import { inAttemptOrder } from '../domain/payment-retry.js';
 import { toPaymentResource, type Payment } from '../domain/payment.js';
 import { allowedRedirectUrl } from '../domain/redirect-url.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+
 import { nowIso } from '../../adapters/dynamodb/dynamo.js';
-import type { OrderRepository } from '../../adapters/dynamodb/order-repository.js';
-import type { SessionRepository } from '../../adapters/dynamodb/session-repository.js';
+
 import { loadStanding } from '../merchants/enablement.js';
 import { mintHostedSession } from './hosted-sessions.js';
 import { orderInScope } from './order-scope.js';
 import { outletInScope } from '../merchants/outlets.js';
+import type { ConfigStore } from '../ports/config-store.js';
+import type { OrderStore } from '../ports/order-store.js';
+import type { SessionStore } from '../ports/session-store.js';
 
 export interface OrderDeps {
-  config: ConfigRepository;
-  orders: OrderRepository;
+  config: ConfigStore;
+  orders: OrderStore;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface OrderDeps {
  * long, and the page's base URL. Needed only by callers that pass a returnUrl.
  */
 export interface CreateOrderDeps extends OrderDeps {
-  checkout?: { sessions: Pick<SessionRepository, 'create'>; ttlSeconds: number; baseUrl: string };
+  checkout?: { sessions: Pick<SessionStore, 'create'>; ttlSeconds: number; baseUrl: string };
 }
 
 export interface CreateOrderInput {

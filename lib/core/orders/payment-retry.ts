@@ -4,16 +4,18 @@ import type { OrderView } from '../domain/order.js';
 import { attemptOf, inAttemptOrder, nextPaymentRef, retryRefusal } from '../domain/payment-retry.js';
 import type { Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+
 import { nowIso } from '../../adapters/dynamodb/dynamo.js';
-import type { OrderRepository } from '../../adapters/dynamodb/order-repository.js';
+
 import { assertLinkNotCancelled, type LinkReader } from '../links/link-cancellation.js';
 import { orderInScope } from './order-scope.js';
 import { orderView } from './orders.js';
+import type { ConfigStore } from '../ports/config-store.js';
+import type { OrderStore } from '../ports/order-store.js';
 
 export interface PaymentRetryDeps {
-  config: ConfigRepository;
-  orders: OrderRepository;
+  config: ConfigStore;
+  orders: OrderStore;
   links: LinkReader;
 }
 

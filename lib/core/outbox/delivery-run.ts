@@ -3,7 +3,6 @@ import type { Logger } from '../ports/logger.js';
 import type { ItemKey } from '../../adapters/dynamodb/event-repository.js';
 import { DELIVERY_RESERVE_MS, processDue, sweep, type DispatchDeps } from './dispatch.js';
 
-
 /**
  * The stream's fast path: keys of items that became due now (an outbox filled, a redelivery).
  * Items rescheduled for later are left to the sweep; old images and removals carry no work.

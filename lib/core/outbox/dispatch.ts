@@ -3,13 +3,14 @@ import type { Logger } from '../ports/logger.js';
 import { deliverConfirmation, type ConfirmationDispatch } from '../network/confirmation-delivery.js';
 import { isOutboxConfirmation } from '../network/confirmation.js';
 import { CONFIRMATION_SK_PREFIX, confirmationKey } from '../../adapters/dynamodb/confirmation-repository.js';
-import type { OutboxEntry } from '../../adapters/dynamodb/outbox.js';
 
 import { eventKey, type DeliveryAttempt, type EventRepository, type ItemKey, type StoredEvent } from '../../adapters/dynamodb/event-repository.js';
-import type { WebhookSender } from '../../adapters/webhooks/sender.js';
+
 import { signatureHeaders } from '../webhooks/signing.js';
 import { remainingMs } from '../deadline.js';
 import { METRIC, metrics } from '../ports/metrics.js';
+import type { OutboxEntry } from '../ports/outbox.js';
+import type { WebhookSender } from '../ports/webhook-sender.js';
 
 /** Work is not started with less than this left: a send takes up to 10 s, then the record. */
 export const DELIVERY_RESERVE_MS = 12_000;

@@ -1,28 +1,31 @@
-import type { PayloadKeyVault } from '../../adapters/kms/payload-key-vault.js';
+
 import type { Logger } from '../ports/logger.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
+
 import type { StandingSource } from '../merchants/standing-cache.js';
-import type { OrderRepository, PaymentReadAhead } from '../../adapters/dynamodb/order-repository.js';
-import type { PaymentRepository } from '../../adapters/dynamodb/payment-repository.js';
-import type { ReplayRepository } from '../../adapters/dynamodb/replay-repository.js';
-import type { NetworkKeyRing } from '../../adapters/jwks/network-key-ring.js';
+
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from '../ports/authorizer.js';
 import type { ThreeDsServer } from '../ports/three-ds-server.js';
 import type { LinkReader } from '../links/link-cancellation.js';
+import type { KeyVault } from '../ports/key-vault.js';
+import type { ConfigStore } from '../ports/config-store.js';
+import type { OrderStore, PaymentReadAhead } from '../ports/order-store.js';
+import type { PaymentStore } from '../ports/payment-store.js';
+import type { ReplayStore } from '../ports/replay-store.js';
+import type { NetworkKeys } from '../ports/network-keys.js';
 
 /** Everything the payment use cases need, passed in (ports and adapters). */
 export interface PaymentDeps {
-  config: ConfigRepository;
+  config: ConfigStore;
   /** The merchant's standing, cached in the warm function within a staleness bound. */
   standing: StandingSource;
-  orders: OrderRepository;
-  payments: PaymentRepository;
+  orders: OrderStore;
+  payments: PaymentStore;
   /** The payment link an order belongs to: a cancelled link's order is not paid (link-cancellation.ts). */
   links: LinkReader;
-  replay: ReplayRepository;
-  keys: PayloadKeyVault;
-  networks: NetworkKeyRing;
+  replay: ReplayStore;
+  keys: KeyVault;
+  networks: NetworkKeys;
   /** One acquirer per merchant environment: sandbox merchants never reach a real one, and back. */
   authorizers: Record<MerchantEnvironment, Authorizer>;
   /** Likewise for 3DS: the sandbox ACS for sandbox merchants only. */

@@ -1,5 +1,5 @@
 import type { Payment } from '../domain/payment.js';
-import type { LeaseOrigin } from '../../adapters/dynamodb/payment-repository.js';
+
 import { lookupWithTimeout } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
@@ -7,6 +7,7 @@ import { settledOrConflict, takeLease } from './lease.js';
 import type { PaymentContext } from './payment-context.js';
 import { giveBack } from './run-payment.js';
 import { outcomePatch } from './settle.js';
+import type { LeaseOrigin } from '../domain/lease-rule.js';
 
 /**
  * Ends a payment as FAILED without calling the authorizer (3DS failed or expired) — unless

@@ -6,7 +6,8 @@ import { authorizationEventTypes, paymentEvent, paymentLinkPaidEvent } from '../
 import { DependencyUnavailableError } from '../errors.js';
 import { authorizationConfirmations } from '../network/confirmation.js';
 
-import { settledFrom, type FinalPatch } from '../../adapters/dynamodb/payment-repository.js';
+import type { FinalPatch } from '../ports/payment-store.js';
+import { settledFrom } from './settled-from.js';
 import type { PaymentDeps } from './deps.js';
 import { currentOf, settledOrConflict } from './lease.js';
 

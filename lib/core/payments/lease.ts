@@ -1,9 +1,9 @@
-import { StoreConflictError } from '../ports/store-conflict.js';
 import { randomUUID } from 'node:crypto';
+import { LEASE_RULE, satisfies, type LeaseOrigin } from '../domain/lease-rule.js';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
-
-import type { LeaseOrigin, LeaseTaken } from '../../adapters/dynamodb/payment-repository.js';
+import type { LeaseTaken } from '../ports/payment-store.js';
+import { StoreConflictError } from '../ports/store-conflict.js';
 import type { PaymentDeps } from './deps.js';
 
 export interface LeaseClaim {
@@ -31,10 +31,12 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
   const now = deps.now();
   // The item just read says which transition to ask for; if it changed since (released, or
   // leased and expired meanwhile), the other one is asked for once, as one OR-ed condition would.
+  const rule = { fresh: LEASE_RULE.fresh(claim.from), takeover: LEASE_RULE.takeover(claim.from, claim.credential, now) };
   let takeover = payment.state === 'PROCESSING';
   for (let attempt = 1; ; attempt++) {
     try {
-      const taken = await deps.payments.acquireLease(payment, { ...claim, leaseId, leaseUntil: now + deps.settings.leaseMs, now, takeover });
+      const requires = takeover ? rule.takeover : rule.fresh;
+      const taken = await deps.payments.acquireLease(payment, { ...claim, leaseId, leaseUntil: now + deps.settings.leaseMs, now, requires });
       return { kind: 'held', leaseId, taken };
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error;
@@ -44,7 +46,7 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
       if (current?.state === 'PROCESSING' && current.leaseId === leaseId) {
         return { kind: 'held', leaseId, taken: { takeover: true, ...(current.parkedUntil ? { parkedUntil: current.parkedUntil } : {}), leased: current } };
       }
-      const other = !takeover ? current !== undefined && takeable(current, claim, now) : current?.state === claim.from;
+      const other = current !== undefined && satisfies(current, takeover ? rule.fresh : rule.takeover);
       if (other && attempt === 1) {
         takeover = !takeover;
         continue;
@@ -57,11 +59,6 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
   }
 }
 
-/** What the takeover condition (payment-repository.ts) lets through: an expired lease of the same credential. */
-function takeable(current: Payment, claim: LeaseClaim, now: number): boolean {
-  return current.state === 'PROCESSING' && current.leaseFrom === claim.from && (current.leaseUntil ?? 0) < now && current.leaseCredential === claim.credential;
-}
-
 /**
  * When another credential may step in: once the lease has expired, any request that may
  * have been in flight can no longer land (`parkedUntil`), and a further lease period has
@@ -71,7 +68,7 @@ function abandonedAt(deps: PaymentDeps, current: Payment): number {
   return Math.max(current.leaseUntil ?? 0, current.parkedUntil ?? 0) + deps.settings.leaseMs;
 }
 
-/** The item the failed condition saw (ALL_OLD), else a strongly consistent read. */
+/** The payment as the failed condition saw it when the store could tell, else a strongly consistent read. */
 export async function currentOf(deps: { payments: Pick<PaymentDeps['payments'], 'get'> }, payment: Pick<Payment, 'orderRef' | 'paymentRef'>, error: StoreConflictError): Promise<Payment | undefined> {
   if (error.current) return error.current as unknown as Payment;
   return deps.payments.get(payment.orderRef, payment.paymentRef);

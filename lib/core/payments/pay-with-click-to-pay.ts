@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import { decryptCheckoutJwe } from '../checkout/jwe.js';
-import { SANDBOX_NETWORK } from '../../adapters/jwks/network-key-ring.js';
+
 import { verifyCheckoutJws, type VerifiedCheckout } from '../checkout/jws.js';
 import { parseDecryptedPayload, resolveEci } from '../checkout/payment-data.js';
 import { completedCheckout, type CheckoutRequestBody } from '../checkout/sdk-result.js';
@@ -23,7 +23,8 @@ import { checkoutCredentialKey } from './credential-key.js';
 import { assertPayable, runPayment, settledWith } from './run-payment.js';
 import { isSettled } from './lease.js';
 import { recordReplayRefused } from './payment-metrics.js';
-import type { Refusal } from '../../adapters/dynamodb/replay-repository.js';
+import { SANDBOX_NETWORK } from '../domain/networks.js';
+import type { Refusal } from '../ports/replay-store.js';
 
 export interface PaymentIds {
   outletId: string;

@@ -4,8 +4,9 @@ import type { Payment } from '../domain/payment.js';
 import { NotFoundError } from '../errors.js';
 import type { MerchantStanding } from '../merchants/enablement.js';
 import { orderInScope } from '../orders/order-scope.js';
-import type { PaymentReadAhead } from '../../adapters/dynamodb/order-repository.js';
+
 import type { PaymentDeps } from './deps.js';
+import type { PaymentReadAhead } from '../ports/order-store.js';
 
 /** The payment, its order, and the merchant's standing (SPEC 4.3 step 7 reads all three). */
 export interface PaymentContext extends MerchantStanding {

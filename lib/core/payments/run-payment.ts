@@ -2,7 +2,7 @@ import type { PaymentCredential } from '../checkout/payment-data.js';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
 import { epochSeconds } from '../../adapters/dynamodb/dynamo.js';
-import type { LeaseOrigin, LeaseTaken, PendingThreeDs } from '../../adapters/dynamodb/payment-repository.js';
+
 import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
@@ -13,6 +13,8 @@ import { needsStepUp } from './three-ds-policy.js';
 import { assertLinkNotCancelled } from '../links/link-cancellation.js';
 import { THREE_DS_NOTIFICATION_PATH } from '../ports/three-ds-server.js';
 import { recordAuthorization, recordThreeDsStepUp } from './payment-metrics.js';
+import type { LeaseOrigin } from '../domain/lease-rule.js';
+import type { LeaseTaken, PendingThreeDs } from '../ports/payment-store.js';
 
 export { assertPayable, settledWith } from './lease.js';
 
@@ -63,7 +65,7 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
 
 async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, acquirer: Authorizer, leaseId: string, taken: LeaseTaken, facts: RequestFacts): Promise<Payment> {
   const { payment, order } = ctx;
-  const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from), error, facts);
+  const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from, deps.now()), error, facts);
   const park = (until: number, error: unknown) => giveBack(deps, payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
   const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
 

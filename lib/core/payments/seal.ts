@@ -1,13 +1,13 @@
 import { CompactEncrypt, importJWK } from 'jose';
 import type { PaymentCredential } from '../checkout/payment-data.js';
-import type { PayloadKeyVault } from '../../adapters/kms/payload-key-vault.js';
+import type { KeyVault } from '../ports/key-vault.js';
 
 /**
  * Encrypts payment data to the service's current payload key, exactly as a network would
  * (JWE, RSA-OAEP-256 + A256GCM, kid = thumbprint). Used to keep Direct Wallet data across a
  * 3DS challenge: only KMS can open it again, so nothing readable is stored.
  */
-export async function sealToPayloadKey(keys: PayloadKeyVault, data: unknown): Promise<string> {
+export async function sealToPayloadKey(keys: KeyVault, data: unknown): Promise<string> {
   const [current] = await keys.publicKeys();
   const publicKey = await importJWK(current!.jwk, 'RSA-OAEP-256');
   return new CompactEncrypt(new TextEncoder().encode(JSON.stringify(data)))

@@ -2,11 +2,12 @@ import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
 import { nowIso } from '../../adapters/dynamodb/dynamo.js';
-import type { FinalPatch } from '../../adapters/dynamodb/payment-repository.js';
+
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
 import type { PaymentContext } from './payment-context.js';
+import type { FinalPatch } from '../ports/payment-store.js';
 
 /** The final state an acquirer's answer means for this order's action. */
 export function outcomePatch(outcome: AuthorizationOutcome, order: Pick<Order, 'action' | 'amount'>, paymentRef: string): FinalPatch {
@@ -31,7 +32,7 @@ export function outcomePatch(outcome: AuthorizationOutcome, order: Pick<Order, '
 export async function settleAbandoned(deps: PaymentDeps, ctx: PaymentContext, acquirer: Authorizer, current: Payment, facts: RequestFacts): Promise<Payment | 'released'> {
   const known = await lookupWithTimeout(acquirer, current.paymentRef, deps.settings.authorizerTimeoutMs);
   if (!known) {
-    await deps.payments.release(current, current.leaseId!, current.leaseFrom!).catch((error: unknown) => {
+    await deps.payments.release(current, current.leaseId!, current.leaseFrom!, deps.now()).catch((error: unknown) => {
       if (!(error instanceof StoreConflictError)) throw error; // someone else moved first: fine
     });
     facts.logger.info('abandoned lease released: the acquirer performed nothing', { paymentRef: current.paymentRef });

@@ -2,12 +2,12 @@ import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import { NotFoundError } from '../errors.js';
 import { merchantInScope } from '../merchants/merchants.js';
-import type { ConfigRepository } from '../../adapters/dynamodb/config-repository.js';
 
 import type { EventRepository, StoredEvent } from '../../adapters/dynamodb/event-repository.js';
+import type { ConfigStore } from '../ports/config-store.js';
 
 export interface MerchantEventsDeps {
-  config: Pick<ConfigRepository, 'getMerchant'>;
+  config: Pick<ConfigStore, 'getMerchant'>;
   events: Pick<EventRepository, 'list' | 'redeliver'>;
   now: () => number;
 }

@@ -5,11 +5,12 @@ import type { MerchantConfig } from '../domain/merchant.js';
 import type { WebhookConfig } from '../domain/webhook-config.js';
 import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '../errors.js';
 
-import type { WebhookConfigStore } from '../../adapters/dynamodb/webhook-config-repository.js';
 import { liveSecrets, rotateSecrets } from './rotation.js';
-import type { SecretSealer } from '../../adapters/kms/webhook-secret-sealer.js';
+
 import { newSigningSecret } from './signing.js';
 import { assertSafeWebhookUrl, UnsafeWebhookUrlError } from '../../adapters/webhooks/url-guard.js';
+import type { WebhookConfigStore } from '../ports/webhook-config-store.js';
+import type { SecretSealer } from '../ports/secret-sealer.js';
 
 /** SPEC 4.15: webhook URL and signing secrets of one merchant. */
 export interface WebhookConfigDeps {

@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import type { JWK } from 'jose';
 import { buildSandboxCheckoutResponse } from '../lib/adapters/sandbox/checkout-response.js';
 import { sandboxCard } from '../lib/adapters/sandbox/sandbox-cards.js';
+import { orderDeps, paymentMethodsDeps } from '../lib/composition/core.js';
+import { merchantConfigDeps } from '../lib/composition/merchants.js';
 
 export interface PreparedPayment {
   outletId: string;
@@ -23,9 +25,9 @@ export async function preparePayments(count: number, dataDir: string, amountValu
   const { createHostedSession } = await import('../lib/core/orders/hosted-sessions.js');
 
   const on = { enabled: true };
-  await upsertPaymentMethods(configRepository, { level: 'platform' }, { CLICK_TO_PAY: on });
-  await upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef: 'bench-tenant' }, { CLICK_TO_PAY: on });
-  await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, 'bench-merchant', {
+  await upsertPaymentMethods(paymentMethodsDeps, { level: 'platform' }, { CLICK_TO_PAY: on });
+  await upsertPaymentMethods(paymentMethodsDeps, { level: 'tenant', tenantRef: 'bench-tenant' }, { CLICK_TO_PAY: on });
+  await onboardMerchant(merchantConfigDeps, 'bench-merchant', {
     tenantRef: 'bench-tenant', dpaId: 'bench', dpaClientId: 'bench', dpaName: 'Bench', cardBrands: ['visa'],
     locale: 'en_US', environment: 'sandbox', threeDsPolicy: 'risk-based', outlets: ['bench-outlet'],
   });
@@ -35,11 +37,11 @@ export async function preparePayments(count: number, dataDir: string, amountValu
   const seeder = { kind: 'platform', subject: 'bench', permissions: new Set<string>() } as const;
   const prepared: PreparedPayment[] = [];
   for (let i = 0; i < count; i++) {
-    const order = await createOrder({ config: configRepository, orders: orderRepository }, seeder, 'bench-outlet', {
+    const order = await createOrder(orderDeps, seeder, 'bench-outlet', {
       action: 'AUTH',
       amount: { currencyCode: 'AED', value: amountValue },
     });
-    const session = await createHostedSession({ orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: 3600 }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
+    const session = await createHostedSession({ orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: 3600, now: Date.now }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
     const checkoutResponse = await buildSandboxCheckoutResponse({ card: sandboxCard('visa-classic'), signingKey, recipientKey, scheme: 'visa' });
     prepared.push({
       outletId: 'bench-outlet',

@@ -1,5 +1,5 @@
 import { authenticator, configRepository, orderRepository, sessionRepository } from '../../lib/composition/core.js';
-import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
+import { hostedSessionDeps, paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, orderParams, publicBaseUrl } from '../../lib/http/params.js';
@@ -18,7 +18,7 @@ export const handler = idempotentApiHandler(
   async ({ params, principal, event }) => ({
     status: 201,
     body: await createHostedSession(
-      { orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
+      hostedSessionDeps,
       principal,
       params.outletId,
       params.orderRef,

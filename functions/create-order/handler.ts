@@ -1,4 +1,4 @@
-import { authenticator, configRepository, orderRepository, sessionRepository } from '../../lib/composition/core.js';
+import { authenticator, configRepository, orderDeps, orderRepository, sessionMintDeps, sessionRepository } from '../../lib/composition/core.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, outletParams, publicBaseUrl } from '../../lib/http/params.js';
@@ -19,11 +19,7 @@ export const handler = idempotentApiHandler(
   async ({ params, body, principal, event }) => ({
     status: 201,
     body: await createOrder(
-      {
-        config: configRepository,
-        orders: orderRepository,
-        checkout: { sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS, baseUrl: publicBaseUrl(event) },
-      },
+      { ...orderDeps, checkout: { ...sessionMintDeps, baseUrl: publicBaseUrl(event) } },
       principal,
       params.outletId,
       body,

@@ -1,5 +1,5 @@
 import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
-import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
+import { paymentLinkRepository, paymentRetryDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { retryPayment } from '../../lib/core/orders/payment-retry.js';
@@ -20,6 +20,6 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, principal }) => ({
     status: 201,
-    body: await retryPayment({ config: configRepository, orders: orderRepository, links: paymentLinkRepository }, principal, params.outletId, params.orderRef),
+    body: await retryPayment(paymentRetryDeps, principal, params.outletId, params.orderRef),
   }),
 );

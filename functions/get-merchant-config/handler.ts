@@ -3,6 +3,7 @@ import { payloadKeyVault } from '../../lib/composition/keys.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { readMerchantConfig } from '../../lib/core/merchants/merchant-config.js';
+import { merchantConfigDeps } from '../../lib/composition/merchants.js';
 
 /** SPEC 4.1 — any valid token whose scope covers the merchant. */
 export const handler = apiHandler(
@@ -15,6 +16,6 @@ export const handler = apiHandler(
     query: noQuery,
   },
   async ({ params, principal }) => ({
-    body: await readMerchantConfig({ config: configRepository, keys: payloadKeyVault }, principal, params.merchantRef),
+    body: await readMerchantConfig(merchantConfigDeps, principal, params.merchantRef),
   }),
 );

@@ -1,4 +1,4 @@
-import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
+import { authenticator, configRepository, orderDeps, orderRepository } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { readOrder } from '../../lib/core/orders/orders.js';
@@ -14,6 +14,6 @@ export const handler = apiHandler(
     query: noQuery,
   },
   async ({ params, principal }) => ({
-    body: await readOrder({ config: configRepository, orders: orderRepository }, principal, params.outletId, params.orderRef),
+    body: await readOrder(orderDeps, principal, params.outletId, params.orderRef),
   }),
 );

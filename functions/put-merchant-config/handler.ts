@@ -4,6 +4,7 @@ import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
 import { onboardingBody } from './schema.js';
+import { merchantConfigDeps } from '../../lib/composition/merchants.js';
 
 /** SPEC 4.7 — merchant onboarding; platform token only. */
 export const handler = apiHandler(
@@ -16,6 +17,6 @@ export const handler = apiHandler(
     body: onboardingBody,
   },
   async ({ params, body }) => ({
-    body: await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, params.merchantRef, body),
+    body: await onboardMerchant(merchantConfigDeps, params.merchantRef, body),
   }),
 );

@@ -1,4 +1,4 @@
-import { authenticator, configRepository } from '../../lib/composition/core.js';
+import { authenticator, configRepository, paymentMethodsDeps } from '../../lib/composition/core.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
@@ -14,5 +14,5 @@ export const handler = idempotentApiHandler(
     query: noQuery,
     body: paymentMethodsBody,
   },
-  async ({ body }) => ({ body: await upsertPaymentMethods(configRepository, { level: 'platform' }, body.paymentMethods) }),
+  async ({ body }) => ({ body: await upsertPaymentMethods(paymentMethodsDeps, { level: 'platform' }, body.paymentMethods) }),
 );

@@ -1,4 +1,4 @@
-import { authenticator, configRepository } from '../../lib/composition/core.js';
+import { authenticator, configRepository, paymentMethodsDeps } from '../../lib/composition/core.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
 import { noQuery, tenantParams } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
@@ -16,6 +16,6 @@ export const handler = idempotentApiHandler(
     body: paymentMethodsBody,
   },
   async ({ params, body }) => ({
-    body: await upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef: params.tenantRef }, body.paymentMethods),
+    body: await upsertPaymentMethods(paymentMethodsDeps, { level: 'tenant', tenantRef: params.tenantRef }, body.paymentMethods),
   }),
 );

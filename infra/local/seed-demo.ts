@@ -34,10 +34,10 @@ export async function seedDemo(): Promise<DemoWorld> {
   const { createPaymentLink } = await import('../../lib/core/links/payment-links.js');
 
   const on = { enabled: true };
-  await upsertPaymentMethods(configRepository, { level: 'platform' }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
-  await upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef: DEMO.tenantRef }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
+  await upsertPaymentMethods({ config: configRepository, now: Date.now }, { level: 'platform' }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
+  await upsertPaymentMethods({ config: configRepository, now: Date.now }, { level: 'tenant', tenantRef: DEMO.tenantRef }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
   if (!(await configRepository.getMerchant(DEMO.merchantRef))) {
-    await onboardMerchant({ config: configRepository, keys: payloadKeyVault }, DEMO.merchantRef, {
+    await onboardMerchant({ config: configRepository, keys: payloadKeyVault, now: Date.now }, DEMO.merchantRef, {
       tenantRef: DEMO.tenantRef,
       dpaId: 'demo-dpa-0001',
       dpaClientId: 'demo-dpa-client',
@@ -50,14 +50,14 @@ export async function seedDemo(): Promise<DemoWorld> {
     });
   }
   const seeder = { kind: 'platform', subject: 'local-seed', permissions: new Set<string>() } as const;
-  const order = await createOrder({ config: configRepository, orders: orderRepository }, seeder, DEMO.outletId, {
+  const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now }, seeder, DEMO.outletId, {
     action: 'AUTH',
     amount: { currencyCode: 'AED', value: 14900 },
     merchantOrderReference: 'DEMO-ORDER',
   });
   const baseUrl = serviceConfig.PUBLIC_BASE_URL ?? 'http://localhost:3000';
   const session = await createHostedSession(
-    { orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS },
+    { orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS, now: Date.now },
     seeder,
     DEMO.outletId,
     order.orderRef,

@@ -25,3 +25,12 @@ export const authenticator = new Authenticator(
   }),
   sessionRepository,
 );
+
+/** The one clock: every use case and store is handed this (tests hand a frozen one). */
+export const clock: () => number = Date.now;
+
+/** Orders (4.8, GET order) and the sessions minted with them. */
+export const orderDeps = { config: configRepository, orders: orderRepository, now: clock };
+export const sessionMintDeps = { sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS, now: clock };
+/** Platform and tenant payment methods (4.5, 4.6). */
+export const paymentMethodsDeps = { config: configRepository, now: clock };

@@ -21,7 +21,7 @@ const params = (w: Ids) => ({ outletId: w.outletId, orderRef: w.orderRef, paymen
 export async function authorizedWorld(options: { action?: OrderAction; amount?: number } = {}): Promise<World> {
   const merchant = await seedMerchant({}, { directWallet: true });
   const order = await createOrder(
-    { config: configRepository, orders: orderRepository },
+    { config: configRepository, orders: orderRepository, now: Date.now },
     { kind: 'platform', subject: 'seed', permissions: new Set() },
     merchant.outletId,
     { action: options.action ?? 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },

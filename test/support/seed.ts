@@ -9,11 +9,11 @@ import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.j
 export const uniqueRef = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
 export function setPlatform(methods: PaymentMethodSettings) {
-  return upsertPaymentMethods(configRepository, { level: 'platform' }, methods);
+  return upsertPaymentMethods({ config: configRepository, now: Date.now }, { level: 'platform' }, methods);
 }
 
 export function setTenant(tenantRef: string, methods: PaymentMethodSettings) {
-  return upsertPaymentMethods(configRepository, { level: 'tenant', tenantRef }, methods);
+  return upsertPaymentMethods({ config: configRepository, now: Date.now }, { level: 'tenant', tenantRef }, methods);
 }
 
 export interface SeededMerchant {
@@ -37,7 +37,7 @@ export async function seedMerchant(overrides: Partial<MerchantConfig> = {}, opti
 
 /** 4.7 onboarding of a sandbox "Demo Shop" with these outlets (again, for a merchant already seeded). */
 export function onboardDemoMerchant(merchantRef: string, tenantRef: string, outlets: string[], overrides: Partial<MerchantConfig> = {}) {
-  return onboardMerchant({ config: configRepository, keys: payloadKeyVault }, merchantRef, {
+  return onboardMerchant({ config: configRepository, keys: payloadKeyVault, now: Date.now }, merchantRef, {
     tenantRef,
     dpaId: 'dpa-demo',
     dpaClientId: 'dpa-client-demo',
@@ -57,7 +57,7 @@ export async function seedWorld(overrides: Partial<MerchantConfig> = {}, options
   const { createOrder } = await import('../../lib/core/orders/orders.js');
   const { orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
   const order = await createOrder(
-    { config: configRepository, orders: orderRepository, checkout: { sessions: sessionRepository, ttlSeconds: 600, baseUrl: 'https://pay.test.example' } },
+    { config: configRepository, orders: orderRepository, now: Date.now, checkout: { sessions: sessionRepository, ttlSeconds: 600, now: Date.now, baseUrl: 'https://pay.test.example' } },
     { kind: 'platform', subject: 'seed', permissions: new Set() },
     merchant.outletId,
     { action: 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },

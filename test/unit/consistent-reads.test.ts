@@ -57,7 +57,7 @@ describe('reads that must see a write are strongly consistent', () => {
 
   it('the payment-methods read-modify-write loop (4.5/4.6)', async () => {
     const { client, sent } = recordingClient();
-    await upsertPaymentMethods(new ConfigRepository(client, 'config'), { level: 'tenant', tenantRef: 't' }, { CLICK_TO_PAY: { enabled: false } });
+    await upsertPaymentMethods({ config: new ConfigRepository(client, 'config'), now: Date.now }, { level: 'tenant', tenantRef: 't' }, { CLICK_TO_PAY: { enabled: false } });
     expect(reads(sent).length).toBeGreaterThan(0);
     expect(reads(sent).every((s) => s.input.ConsistentRead === true)).toBe(true);
   });
@@ -65,7 +65,7 @@ describe('reads that must see a write are strongly consistent', () => {
   it('onboarding (4.7) reads the merchant and its outlets consistently', async () => {
     const { client, sent } = recordingClient();
     const keys = { currentKid: async () => 'kid' };
-    await onboardMerchant({ config: new ConfigRepository(client, 'config'), keys }, 'm', {
+    await onboardMerchant({ config: new ConfigRepository(client, 'config'), keys, now: Date.now }, 'm', {
       tenantRef: 't', dpaId: 'd', dpaClientId: 'c', dpaName: 'n', cardBrands: ['visa'], locale: 'en', environment: 'sandbox', threeDsPolicy: 'never', outlets: ['o1', 'o2'],
     } as never);
     const merchantAndOutlets = reads(sent).filter((s) => /^(MERCHANT|OUTLET)#/.test(s.input.Key.pk));

@@ -36,7 +36,7 @@ export async function openPaymentLink(deps: OpenPaymentLinkDeps, linkRef: string
   if (checkoutUrl) return { checkoutUrl, link }; // the first open: createOrder minted the session with the order
   try {
     const session = await createHostedSession(
-      { orders: deps.orders, config: deps.config, sessions: deps.sessions, links: deps.links, ttlSeconds: deps.sessionTtlSeconds },
+      { orders: deps.orders, config: deps.config, sessions: deps.sessions, links: deps.links, ttlSeconds: deps.sessionTtlSeconds, now: deps.now },
       LINK_OPENER,
       link.outletId,
       link.orderRef!,
@@ -84,7 +84,7 @@ async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, baseUrl
  * payment: the shopper can still pay, the page just offers no way back.
  */
 async function createLinkOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, input: CreateOrderInput, baseUrl: string) {
-  const orderDeps = { config: deps.config, orders: deps.orders, checkout: { sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds, baseUrl } };
+  const orderDeps = { config: deps.config, orders: deps.orders, now: deps.now, checkout: { sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds, now: deps.now, baseUrl } };
   try {
     try {
       return await createOrder(orderDeps, LINK_OPENER, link.outletId, link.returnUrl ? { ...input, returnUrl: link.returnUrl } : input);

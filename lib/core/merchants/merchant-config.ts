@@ -4,13 +4,13 @@ import type { Principal } from '../auth/principal.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import { OnboardingConflictError } from '../errors.js';
 
-import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 import { loadEnablement } from './enablement.js';
 import type { ConfigStore } from '../ports/config-store.js';
 
 export interface MerchantConfigDeps {
   config: ConfigStore;
   keys: { currentKid(): Promise<string> };
+  now: () => number;
 }
 
 /** The 4.7 body: the whole configuration but the key and the timestamp. */
@@ -41,7 +41,7 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
   if (owners.some((outlet) => outlet && outlet.merchantRef !== merchantRef)) {
     throw new OnboardingConflictError('An outlet in the list belongs to another merchant.');
   }
-  const merchant: MerchantConfig = { merchantRef, ...input, updatedAt: nowIso() };
+  const merchant: MerchantConfig = { merchantRef, ...input, updatedAt: new Date(deps.now()).toISOString() };
   try {
     await deps.config.putMerchant(merchant);
     await Promise.all(input.outlets.map((outletId) => deps.config.putOutlet({ outletId, merchantRef, tenantRef: input.tenantRef })));

@@ -2,7 +2,6 @@ import { StoreConflictError } from '../ports/store-conflict.js';
 import { EMPTY_CONFIG, mergePaymentMethods, type PaymentMethodSettings, type PaymentMethodsConfig } from '../domain/payment-methods.js';
 import { DependencyUnavailableError } from '../errors.js';
 
-import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 import type { ConfigStore } from '../ports/config-store.js';
 
 type Level = { level: 'platform' } | { level: 'tenant'; tenantRef: string };
@@ -19,7 +18,7 @@ export async function readPaymentMethods(config: ConfigStore, at: Level) {
  * optimistic version check; a lost race re-reads and re-validates (e.g. against a platform
  * switch that happened meanwhile).
  */
-export async function upsertPaymentMethods(config: ConfigStore, at: Level, update: PaymentMethodSettings) {
+export async function upsertPaymentMethods({ config, now }: { config: ConfigStore; now: () => number }, at: Level, update: PaymentMethodSettings) {
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const [stored, platform] = await Promise.all([
       // Read-modify-write: the reads must see the last write (ours or a concurrent one).
@@ -28,7 +27,7 @@ export async function upsertPaymentMethods(config: ConfigStore, at: Level, updat
     ]);
     const current = stored ?? EMPTY_CONFIG;
     const merged = mergePaymentMethods(current, update, at.level === 'tenant' ? (platform ?? EMPTY_CONFIG) : undefined);
-    const next: PaymentMethodsConfig = { paymentMethods: merged, updatedAt: nowIso(), version: current.version + 1 };
+    const next: PaymentMethodsConfig = { paymentMethods: merged, updatedAt: new Date(now()).toISOString(), version: current.version + 1 };
     try {
       if (at.level === 'platform') await config.putPlatformMethods(next, current.version);
       else await config.putTenantMethods(at.tenantRef, next, current.version);

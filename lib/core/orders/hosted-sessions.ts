@@ -6,7 +6,6 @@ import { retryRefusal } from '../domain/payment-retry.js';
 import { isPaid, type Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 
-import { epochSeconds, nowIso } from '../../adapters/dynamodb/dynamo.js';
 
 import { assertLinkNotCancelled, type LinkReader } from '../links/link-cancellation.js';
 import { orderInScope } from './order-scope.js';
@@ -18,6 +17,7 @@ import type { SessionStore } from '../ports/session-store.js';
 export interface SessionMintDeps {
   sessions: Pick<SessionStore, 'create'>;
   ttlSeconds: number;
+  now: () => number;
 }
 
 export interface HostedSessionDeps extends SessionMintDeps {
@@ -66,7 +66,8 @@ function payable(payments: Payment[]): boolean {
  */
 export async function mintHostedSession(deps: SessionMintDeps, order: Order, shopName: string | undefined, baseUrl: string): Promise<MintedSession> {
   const token = newSessionToken();
-  const expiresAt = epochSeconds() + deps.ttlSeconds;
+  const now = deps.now();
+  const expiresAt = Math.floor(now / 1000) + deps.ttlSeconds;
   const session: HostedSession = {
     tokenHash: hashSessionToken(token),
     orderRef: order.orderRef,
@@ -74,7 +75,7 @@ export async function mintHostedSession(deps: SessionMintDeps, order: Order, sho
     merchantRef: order.merchantRef,
     tenantRef: order.tenantRef,
     expiresAt,
-    createdAt: nowIso(),
+    createdAt: new Date(now).toISOString(),
     ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
     ...(order.cancelUrl ? { cancelUrl: order.cancelUrl } : {}),
     ...(shopName ? { shopName } : {}),

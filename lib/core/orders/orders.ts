@@ -6,10 +6,9 @@ import { inAttemptOrder } from '../domain/payment-retry.js';
 import { toPaymentResource, type Payment } from '../domain/payment.js';
 import { allowedRedirectUrl } from '../domain/redirect-url.js';
 
-import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 
 import { loadStanding } from '../merchants/enablement.js';
-import { mintHostedSession } from './hosted-sessions.js';
+import { mintHostedSession, type SessionMintDeps } from './hosted-sessions.js';
 import { orderInScope } from './order-scope.js';
 import { outletInScope } from '../merchants/outlets.js';
 import type { ConfigStore } from '../ports/config-store.js';
@@ -19,6 +18,7 @@ import type { SessionStore } from '../ports/session-store.js';
 export interface OrderDeps {
   config: ConfigStore;
   orders: OrderStore;
+  now: () => number;
 }
 
 /**
@@ -26,7 +26,7 @@ export interface OrderDeps {
  * long, and the page's base URL. Needed only by callers that pass a returnUrl.
  */
 export interface CreateOrderDeps extends OrderDeps {
-  checkout?: { sessions: Pick<SessionStore, 'create'>; ttlSeconds: number; baseUrl: string };
+  checkout?: SessionMintDeps & { baseUrl: string };
 }
 
 export interface CreateOrderInput {
@@ -57,7 +57,7 @@ export async function createOrder(deps: CreateOrderDeps, principal: Principal, o
   const merchant = input.returnUrl || input.cancelUrl ? await deps.config.getMerchant(outlet.merchantRef) : undefined;
   const origins = merchant?.redirectOrigins ?? [];
   const { returnUrl, cancelUrl, ...rest } = input;
-  const createdAt = nowIso();
+  const createdAt = new Date(deps.now()).toISOString();
   const order: Order = {
     orderRef: randomUUID(),
     outletId,

@@ -5,7 +5,6 @@ import { attemptOf, inAttemptOrder, nextPaymentRef, retryRefusal } from '../doma
 import type { Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 
-import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 
 import { assertLinkNotCancelled, type LinkReader } from '../links/link-cancellation.js';
 import { orderInScope } from './order-scope.js';
@@ -17,6 +16,7 @@ export interface PaymentRetryDeps {
   config: ConfigStore;
   orders: OrderStore;
   links: LinkReader;
+  now: () => number;
 }
 
 /**
@@ -33,7 +33,7 @@ export async function retryPayment(deps: PaymentRetryDeps, principal: Principal,
   if (refusal) throw new PaymentStateConflictError(refusal);
   await assertLinkNotCancelled(deps.links, order);
   const previous = inAttemptOrder(payments).at(-1)!;
-  const createdAt = nowIso();
+  const createdAt = new Date(deps.now()).toISOString();
   const payment: Payment = {
     paymentRef: nextPaymentRef(previous),
     orderRef,

@@ -1,7 +1,6 @@
 import type { PaymentCredential } from '../checkout/payment-data.js';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
-import { epochSeconds } from '../../adapters/dynamodb/dynamo.js';
 
 import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
@@ -145,14 +144,14 @@ async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAt
     transactionId: challenge.transactionId,
     acsTransactionId,
     environment,
-    expiresAt: epochSeconds(deps.now()) + deps.settings.pendingThreeDsSeconds,
+    expiresAt: Math.floor(deps.now() / 1000) + deps.settings.pendingThreeDsSeconds,
   });
   return challenge;
 }
 
 async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, leaseId: string, outcome: AuthorizationOutcome, facts: RequestFacts, leased: Payment | undefined): Promise<Payment> {
   const { payment, order } = ctx;
-  const patch = { ...outcomePatch(outcome, order, payment.paymentRef), ...masked(attempt) };
+  const patch = { ...outcomePatch(outcome, order, payment.paymentRef, deps.now()), ...masked(attempt) };
   const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey, leased);
   recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
   facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });

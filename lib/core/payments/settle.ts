@@ -1,7 +1,6 @@
 import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Order } from '../domain/order.js';
 import type { Payment } from '../domain/payment.js';
-import { nowIso } from '../../adapters/dynamodb/dynamo.js';
 
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
@@ -10,9 +9,9 @@ import type { PaymentContext } from './payment-context.js';
 import type { FinalPatch } from '../ports/payment-store.js';
 
 /** The final state an acquirer's answer means for this order's action. */
-export function outcomePatch(outcome: AuthorizationOutcome, order: Pick<Order, 'action' | 'amount'>, paymentRef: string): FinalPatch {
+export function outcomePatch(outcome: AuthorizationOutcome, order: Pick<Order, 'action' | 'amount'>, paymentRef: string, now: number): FinalPatch {
   if (!outcome.approved) return { state: 'FAILED', failure: { code: outcome.declineCode, reason: outcome.reason } };
-  const at = nowIso();
+  const at = new Date(now).toISOString();
   const authorization = { code: outcome.code, resultCode: outcome.resultCode, at };
   const value = order.amount.value;
   if (order.action === 'AUTH') {
@@ -38,7 +37,7 @@ export async function settleAbandoned(deps: PaymentDeps, ctx: PaymentContext, ac
     facts.logger.info('abandoned lease released: the acquirer performed nothing', { paymentRef: current.paymentRef });
     return 'released';
   }
-  const patch = { ...outcomePatch(known, ctx.order, current.paymentRef), ...(current.leaseMasked ? { paymentMethod: current.leaseMasked } : {}) };
+  const patch = { ...outcomePatch(known, ctx.order, current.paymentRef, deps.now()), ...(current.leaseMasked ? { paymentMethod: current.leaseMasked } : {}) };
   facts.logger.info('abandoned lease settled from the acquirer’s record', { paymentRef: current.paymentRef, approved: known.approved });
   return writeFinal(deps, ctx.order, current, current.leaseId!, patch, current.leaseCredential);
 }

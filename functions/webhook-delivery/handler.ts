@@ -1,10 +1,10 @@
 import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
-import { webhookDispatchDeps } from '../../lib/composition/webhook-delivery.js';
+import { dueFromStream, webhookDispatchDeps } from '../../lib/composition/webhook-delivery.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
 import { logger as rootLogger } from '../../lib/core/ports/logger.js';
 import '../../lib/adapters/metrics/emf-recorder.js'; // the EMF adapter behind the metrics port
 import { metrics } from '../../lib/core/ports/metrics.js';
-import { dueFromStream, runDelivery } from '../../lib/core/outbox/delivery-run.js';
+import { runDelivery } from '../../lib/core/outbox/worker.js';
 
 /**
  * SPEC §4.15 delivery, one function with two triggers (serverless.yml): the orders table's

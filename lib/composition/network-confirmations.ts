@@ -1,14 +1,13 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { AWS_CLIENT_DEFAULTS, documentClient, withDeadlines } from '../adapters/aws/clients.js';
-import { SANDBOX_NETWORK } from '../adapters/jwks/network-key-ring.js';
+import { SANDBOX_NETWORK } from '../core/domain/networks.js';
 import { networkConfirmationsConfig as config } from './config/network-confirmations-config.js';
 import { serviceConfig } from './config/service-config.js';
 import { logger } from '../core/ports/logger.js';
-import type { ConfirmationDispatch } from '../core/network/confirmation-delivery.js';
+import { confirmationDeliverer } from '../core/network/confirmation-deliverer.js';
 import { ssmCredentials } from '../adapters/network/mastercard/credentials.js';
 import { MastercardConfirmationsClient } from '../adapters/network/mastercard/confirmations-client.js';
 import type { NetworkClient } from '../core/ports/network-client.js';
-import { ConfirmationRepository } from '../adapters/dynamodb/confirmation-repository.js';
 import { SandboxNetworkClient } from '../adapters/sandbox/sandbox-network-client.js';
 
 /**
@@ -31,7 +30,5 @@ function clients(): Record<string, NetworkClient> {
   return byNetwork;
 }
 
-export const confirmationDispatch: ConfirmationDispatch = {
-  repository: new ConfirmationRepository(documentClient, serviceConfig.ORDERS_TABLE),
-  clients: clients(),
-};
+/** The outbox worker's deliverer of network confirmations (SPEC 4.3): same outbox, same schedule as webhooks. */
+export const networkConfirmationDeliverer = confirmationDeliverer(clients());

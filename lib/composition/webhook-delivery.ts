@@ -2,25 +2,36 @@ import { documentClient } from '../adapters/aws/clients.js';
 import { serviceConfig } from './config/service-config.js';
 import { webhookDeliveryConfig } from './config/webhook-delivery-config.js';
 import { EventRepository } from '../adapters/dynamodb/event-repository.js';
-import { RETRY_DELAYS_MS, type DispatchDeps } from '../core/outbox/dispatch.js';
+import { RETRY_DELAYS_MS, type OutboxWorkerDeps } from '../core/outbox/worker.js';
+import { webhookDeliverer, type WebhookEndpoints } from '../core/webhooks/webhook-deliverer.js';
 import { HttpWebhookSender } from '../adapters/webhooks/sender.js';
 import { signingSecrets } from '../core/webhooks/webhook-config.js';
-import { confirmationDispatch } from './network-confirmations.js';
+import { networkConfirmationDeliverer } from './network-confirmations.js';
 import { webhookConfigDeps } from './webhook-secrets.js';
 
 /** The delivery worker: event items in the orders table, secrets opened through KMS, the guarded sender. */
-export const webhookDispatchDeps: DispatchDeps = {
-  events: new EventRepository(documentClient, serviceConfig.ORDERS_TABLE),
-  endpoints: {
-    endpointFor: async (merchantRef, now) => {
-      const endpoint = await signingSecrets(webhookConfigDeps, merchantRef, now);
-      // A sandbox merchant's loopback URL is delivered to only where loopback is the merchant's machine.
-      return endpoint && { ...endpoint, allowLoopback: endpoint.allowLoopback && webhookDeliveryConfig.WEBHOOK_LOOPBACK_DELIVERY === 'allowed' };
-    },
+/** Where a merchant's events go, with the secrets (opened through KMS) that sign them. */
+export const webhookEndpoints: WebhookEndpoints = {
+  endpointFor: async (merchantRef, now) => {
+    const endpoint = await signingSecrets(webhookConfigDeps, merchantRef, now);
+    // A sandbox merchant's loopback URL is delivered to only where loopback is the merchant's machine.
+    return endpoint && { ...endpoint, allowLoopback: endpoint.allowLoopback && webhookDeliveryConfig.WEBHOOK_LOOPBACK_DELIVERY === 'allowed' };
   },
-  sender: new HttpWebhookSender(), // SPEC 4.15's 10 s timeout: its default (DEFAULT_TIMEOUT_MS)
-  confirmations: confirmationDispatch, // Mastercard confirmations (4.3): same outbox, same schedule
+};
+
+export const webhookDispatchDeps: OutboxWorkerDeps = {
+  store: new EventRepository(documentClient, serviceConfig.ORDERS_TABLE),
+  deliverers: {
+    webhook: webhookDeliverer({
+      endpoints: webhookEndpoints,
+      sender: new HttpWebhookSender(), // SPEC 4.15's 10 s timeout: its default (DEFAULT_TIMEOUT_MS)
+    }),
+    confirmation: networkConfirmationDeliverer, // Mastercard confirmations (4.3): same outbox, same schedule
+  },
   now: Date.now,
   // A claim outlives the 10 s send and the record that follows it.
   settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 30_000 },
 };
+
+/** The orders table's stream records as the worker's due items (the stream trigger's fast path). */
+export { dueFromStream } from '../adapters/dynamodb/outbox-stream.js';

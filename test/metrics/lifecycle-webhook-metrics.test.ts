@@ -4,13 +4,14 @@ import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { Logger } from '../../lib/core/ports/logger.js';
 import { metrics } from '../../lib/core/ports/metrics.js';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';
-import { sweep, type DispatchDeps } from '../../lib/core/outbox/dispatch.js';
+import { outboxWorker } from '../support/outbox-worker.js';
+import { sweep, type OutboxWorkerDeps } from '../../lib/core/outbox/worker.js';
 import { HttpWebhookSender } from '../../lib/adapters/webhooks/sender.js';
 import { newSigningSecret } from '../../lib/core/webhooks/signing.js';
 import { aed, authorizedWorld, capture, refund, reverse } from '../support/lifecycle.js';
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
-import { confirmationsWith } from '../support/confirmations.js';
+
 
 /** Issue 11 item 3: captures, refunds, reversals and webhook deliveries by outcome. */
 let token: string;
@@ -54,14 +55,13 @@ describe('webhook delivery metrics', () => {
     closers.push(receiver.close);
     const w = await authorizedWorld({ amount: 1000 }); // one event: payment.authorised
     let clock = Date.now();
-    const deps: DispatchDeps = {
-      events,
+    const deps: OutboxWorkerDeps = outboxWorker({
+      store: events,
       endpoints: { endpointFor: async (merchant) => (merchant === w.merchantRef ? { enabled: true, allowLoopback: true, url: receiver.url, secrets } : undefined) },
       sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
       now: () => clock,
-      confirmations: confirmationsWith(),
       settings: { retryDelaysMs, claimMs: 15_000 },
-    };
+    });
     return {
       sweep: () => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY }),
       advance: (ms: number) => (clock += ms),

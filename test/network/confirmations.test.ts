@@ -7,14 +7,15 @@ import type { OrderAction } from '../../lib/core/domain/order.js';
 import { Logger } from '../../lib/core/ports/logger.js';
 import { METRIC, metrics } from '../../lib/core/ports/metrics.js';
 import { confirmationId } from '../../lib/core/network/confirmation.js';
-import { CONFIRMATION_SK_PREFIX } from '../../lib/adapters/dynamodb/confirmation-repository.js';
+import { CONFIRMATION_SK_PREFIX } from '../../lib/adapters/dynamodb/due-items.js';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';
 import { SandboxNetworkClient } from '../../lib/adapters/sandbox/sandbox-network-client.js';
 import { createOrder } from '../../lib/core/orders/orders.js';
-import { sweep, type DispatchDeps } from '../../lib/core/outbox/dispatch.js';
+import { sweep, type OutboxWorkerDeps } from '../../lib/core/outbox/worker.js';
 import { HttpWebhookSender } from '../../lib/adapters/webhooks/sender.js';
 import { checkoutResponse, sandboxSigningKey } from '../support/checkout.js';
-import { confirmationRepository, confirmationsWith } from '../support/confirmations.js';
+import { confirmationRepository } from '../support/confirmations.js';
+import type { NetworkClient } from '../../lib/core/ports/network-client.js';
 import { tokenData } from '../support/direct-wallet.js';
 import { aed, authorizedWorld, capture, refund, reverse } from '../support/lifecycle.js';
 import { answerChallenge, completeThreeDs, pay, payDirectly } from '../support/payments.js';
@@ -23,6 +24,7 @@ import { seedMerchant } from '../support/seed.js';
 import { storedItem } from '../support/stored-item.js';
 import { platformToken } from '../support/tokens.js';
 import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
+import { outboxWorker } from '../support/outbox-worker.js';
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const logger = new Logger({}, 'error', () => undefined);
@@ -45,18 +47,18 @@ async function network() {
 }
 
 /** The delivery worker (webhooks unconfigured) with the sandbox network client and a clock the test moves. */
-function worker(url: string, retryDelaysMs: readonly number[] = [5_000, 30_000]): DispatchDeps {
+function worker(url: string, retryDelaysMs: readonly number[] = [5_000, 30_000], networkClients: Record<string, NetworkClient> = { sandbox: new SandboxNetworkClient(url, 1_000) }): OutboxWorkerDeps {
   clock = Date.now();
-  return {
-    events,
+  return outboxWorker({
+    store: events,
     endpoints: { endpointFor: async () => undefined },
     sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
-    confirmations: confirmationsWith({ sandbox: new SandboxNetworkClient(url, 1_000) }),
+    networkClients,
     now: () => clock,
     settings: { retryDelaysMs, claimMs: 15_000 },
-  };
+  });
 }
-const sweepAll = (deps: DispatchDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
+const sweepAll = (deps: OutboxWorkerDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
 
 /** A sandbox merchant's order of `action`, paid through 4.3 with a Mastercard (or Visa) checkout. */
 async function checkoutPayment(options: { action?: OrderAction; amount?: number; scheme?: 'visa' | 'mastercard'; eci?: string } = {}) {
@@ -294,7 +296,7 @@ describe('Mastercard confirmations are asynchronous and retried', () => {
   it('a confirmation for a network without a client fails its attempts (never sent elsewhere)', async () => {
     const server = await network();
     const { world } = await checkoutPayment();
-    const deps = { ...worker(server.url, []), confirmations: confirmationsWith({ mastercard: new SandboxNetworkClient(server.url) }) };
+    const deps = worker(server.url, [], { mastercard: new SandboxNetworkClient(server.url) });
     await sweepAll(deps);
     const stored = await confirmationRepository().get(world.merchantRef, confirmationId(world.paymentRef, 'AUTHORISATION'));
     expect(stored).toMatchObject({ status: 'FAILED', attempts: [expect.objectContaining({ error: 'no-network-client' })] });

@@ -11,10 +11,11 @@ import { documentClient } from '../../lib/adapters/aws/clients.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lib/http/idempotency.js';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';
-import { drainOutbox } from '../../lib/core/outbox/dispatch.js';
+import { drainOutbox } from '../../lib/core/outbox/worker.js';
 import { acquirerRecord, aed, authorizedWorld, capture, readOrderAs, refund, reverse } from '../support/lifecycle.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
-import { confirmationsWith } from '../support/confirmations.js';
+import { outboxWorker } from '../support/outbox-worker.js';
+
 
 let token: string;
 beforeAll(async () => {
@@ -248,7 +249,7 @@ describe('RT-L: the outbox on the payment item', () => {
     expect(modify).toHaveBeenCalledTimes(Object.keys(p.operations ?? {}).length);
     // Once the worker drained the outbox, the payment takes operations again.
     const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
-    await drainOutbox({ events, endpoints: { endpointFor: async () => undefined }, sender: { send: async () => ({ ok: false, durationMs: 0 }) }, now: Date.now, confirmations: confirmationsWith(), settings: { retryDelaysMs: [], claimMs: 1_000 } }, { pk: `ORDER#${w.orderRef}`, sk: `PAYMENT#${w.paymentRef}` });
+    await drainOutbox(outboxWorker({ store: events, endpoints: { endpointFor: async () => undefined }, sender: { send: async () => ({ ok: false, durationMs: 0 }) }, settings: { retryDelaysMs: [], claimMs: 1_000 } }), { pk: `ORDER#${w.orderRef}`, sk: `PAYMENT#${w.paymentRef}` });
     expect((await capture(w, token, aed(10))).status).toBe(201);
   });
 });

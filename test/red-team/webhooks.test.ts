@@ -14,7 +14,8 @@ import { documentClient } from '../../lib/adapters/aws/clients.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { Logger } from '../../lib/core/ports/logger.js';
 import { EventRepository, eventKey, type ItemKey } from '../../lib/adapters/dynamodb/event-repository.js';
-import { drainOutbox, processDue, sweep, type DispatchDeps } from '../../lib/core/outbox/dispatch.js';
+import { dueItemOf } from '../../lib/adapters/dynamodb/due-items.js';
+import { drainOutbox, processDue, sweep, type OutboxWorkerDeps } from '../../lib/core/outbox/worker.js';
 import { HttpWebhookSender } from '../../lib/adapters/webhooks/sender.js';
 import { newSigningSecret } from '../../lib/core/webhooks/signing.js';
 import { tokenData } from '../support/direct-wallet.js';
@@ -22,7 +23,8 @@ import { invoke } from '../support/invoke.js';
 import { aed, authorizedWorld, capture, refund } from '../support/lifecycle.js';
 import { seedMerchant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
-import { confirmationsWith } from '../support/confirmations.js';
+import { outboxWorker } from '../support/outbox-worker.js';
+
 
 const table = serviceConfig.ORDERS_TABLE;
 const lines: string[] = [];
@@ -68,17 +70,16 @@ async function slowReceiver(delayMs: number, status = 200) {
 }
 
 /** A delivery worker of its own (own repository instance, real clock) for one merchant's endpoint. */
-function worker(merchantRef: string, url: string, options: { lookup?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>; allowLoopback?: boolean } = {}): DispatchDeps {
-  return {
-    events: new EventRepository(documentClient, table),
-    endpoints: { endpointFor: async (m) => (m === merchantRef ? { url, enabled: true, allowLoopback: options.allowLoopback ?? true, secrets: [newSigningSecret()] } : undefined) },
+function worker(merchantRef: string, url: string, options: { lookup?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>; allowLoopback?: boolean; secrets?: string[] } = {}): OutboxWorkerDeps {
+  return outboxWorker({
+    store: new EventRepository(documentClient, table),
+    endpoints: { endpointFor: async (m) => (m === merchantRef ? { url, enabled: true, allowLoopback: options.allowLoopback ?? true, secrets: options.secrets ?? [newSigningSecret()] } : undefined) },
     sender: new HttpWebhookSender({ timeoutMs: 2_000, ...(options.lookup ? { lookup: options.lookup } : {}) }),
     now: Date.now,
-    confirmations: confirmationsWith(),
     settings: { retryDelaysMs: [60_000], claimMs: 15_000 },
-  };
+  });
 }
-const sweepAll = (deps: DispatchDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
+const sweepAll = (deps: OutboxWorkerDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
 const storedEvents = (merchantRef: string) => new EventRepository(documentClient, table).list(merchantRef, undefined, 100);
 const list = (merchantRef: string, bearer: string) =>
   invoke(listHandler, { method: 'GET', path: `/config/merchants/${merchantRef}/events`, pathParameters: { merchantRef }, token: bearer });
@@ -93,8 +94,8 @@ describe('RT-W: the outbox and the delivery worker under concurrency', () => {
     const b = worker(w.merchantRef, receiver.url);
     // B has read the outbox [authorised] and stored it; before B clears, A drains it too and
     // a capture appends [partially_captured]: an outbox of the same length B saw.
-    const clearB = b.events.clearOutbox.bind(b.events);
-    vi.spyOn(b.events, 'clearOutbox').mockImplementationOnce(async (key, count) => {
+    const clearB = b.store.clearOutbox.bind(b.store);
+    vi.spyOn(b.store, 'clearOutbox').mockImplementationOnce(async (key, count) => {
       expect(await drainOutbox(a, key)).toHaveLength(1);
       expect((await capture(w, token, aed(100))).status).toBe(201);
       return clearB(key, count);
@@ -113,7 +114,7 @@ describe('RT-W: the outbox and the delivery worker under concurrency', () => {
     await refund(w, token, aed(50));
     const receiver = await slowReceiver(50);
     const workers = Array.from({ length: 4 }, () => worker(w.merchantRef, receiver.url));
-    await Promise.all(workers.map((deps) => processDue(deps, paymentKey(w), logger)));
+    await Promise.all(workers.map((deps) => processDue(deps, dueItemOf(paymentKey(w).pk, paymentKey(w).sk), logger)));
     await Promise.all(workers.map(sweepAll));
     const stored = await storedEvents(w.merchantRef);
     expect(stored.map((e) => e.type)).toEqual(['payment.authorised', 'payment.partially_captured', 'payment.partially_refunded']);
@@ -129,7 +130,7 @@ describe('RT-W: the outbox and the delivery worker under concurrency', () => {
     await drainOutbox(first, paymentKey(w)); // the event item, due now, not yet sent
     const [event] = await storedEvents(w.merchantRef);
     const sweeps = Array.from({ length: 6 }, () => worker(w.merchantRef, receiver.url));
-    await Promise.all(sweeps.map((deps) => processDue(deps, eventKey(w.merchantRef, event!.id), logger)));
+    await Promise.all(sweeps.map((deps) => processDue(deps, { ref: eventKey(w.merchantRef, event!.id), kind: 'webhook' }, logger)));
     expect(receiver.received).toHaveLength(1);
     expect((await storedEvents(w.merchantRef))[0]).toMatchObject({ status: 'DELIVERED', attempts: [{ status: 200 }] });
   });
@@ -142,11 +143,11 @@ describe('RT-W: the outbox and the delivery worker under concurrency', () => {
     await drainOutbox(a, paymentKey(w));
     const [event] = await storedEvents(w.merchantRef);
     const key = eventKey(w.merchantRef, event!.id);
-    const running = processDue(a, key, logger);
+    const running = processDue(a, { ref: key, kind: 'webhook' }, logger);
     while (receiver.inFlight() === 0) await sleep(10); // A's POST is at the receiver
     const asked = await redeliver(w.merchantRef, event!.id);
     expect(asked.status, asked.raw).toBe(202);
-    await processDue(b, key, logger); // a second worker right after the redelivery
+    await processDue(b, { ref: key, kind: 'webhook' }, logger); // a second worker right after the redelivery
     await running;
     expect(receiver.maxInFlight()).toBe(1);
     const [after] = await storedEvents(w.merchantRef);
@@ -154,7 +155,7 @@ describe('RT-W: the outbox and the delivery worker under concurrency', () => {
     expect(after!.status).toBe('PENDING'); // the redelivery is still owed: due once A's claim is over
     expect(after!.dueAt).toBeGreaterThan(Date.now());
     const later = { ...b, now: () => Date.now() + 15_001 };
-    expect(await processDue(later, key, logger)).toEqual(['delivered']);
+    expect(await processDue(later, { ref: key, kind: 'webhook' }, logger)).toEqual(['delivered']);
     expect(receiver.received).toHaveLength(2);
     expect((await storedEvents(w.merchantRef))[0]).toMatchObject({ status: 'DELIVERED', attempts: [{ status: 200 }, { status: 200 }] });
   });
@@ -259,9 +260,8 @@ describe('RT-W: whose events', () => {
     await capture(w, token, aed(400));
     await refund(w, token, aed(100));
     const receiver = await slowReceiver(0, 500);
-    const deps = worker(w.merchantRef, receiver.url);
     const secret = newSigningSecret();
-    deps.endpoints = { endpointFor: async (m) => (m === w.merchantRef ? { url: receiver.url, enabled: true, allowLoopback: true, secrets: [secret] } : undefined) };
+    const deps = worker(w.merchantRef, receiver.url, { secrets: [secret] });
     lines.length = 0;
     await sweepAll(deps);
     const items = await Promise.all((await storedEvents(w.merchantRef)).map((e) => storedItem(eventKey(w.merchantRef, e.id), table)));

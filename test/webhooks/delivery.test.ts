@@ -4,7 +4,8 @@ import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { DependencyUnavailableError } from '../../lib/core/errors.js';
 import { Logger } from '../../lib/core/ports/logger.js';
 import { EventRepository, eventKey } from '../../lib/adapters/dynamodb/event-repository.js';
-import { DELIVERY_RESERVE_MS, RETRY_DELAYS_MS, sweep, type DispatchDeps, type WebhookEndpoint } from '../../lib/core/outbox/dispatch.js';
+import { DELIVERY_RESERVE_MS, RETRY_DELAYS_MS, sweep, type OutboxWorkerDeps } from '../../lib/core/outbox/worker.js';
+import type { WebhookEndpoint, WebhookEndpoints } from '../../lib/core/webhooks/webhook-deliverer.js';
 import { runWithDeadline } from '../../lib/core/deadline.js';
 import { HttpWebhookSender } from '../../lib/adapters/webhooks/sender.js';
 import { newSigningSecret } from '../../lib/core/webhooks/signing.js';
@@ -13,7 +14,8 @@ import { aed, authorizedWorld, capture } from '../support/lifecycle.js';
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
 import { storedItem } from '../support/stored-item.js';
-import { confirmationsWith } from '../support/confirmations.js';
+import { outboxWorker } from '../support/outbox-worker.js';
+
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const lines: string[] = [];
@@ -31,18 +33,17 @@ afterEach(async () => {
 });
 
 /** The delivery worker with a clock the test moves, pointed at one merchant's endpoint. */
-function worker(merchantRef: string, endpoint: Partial<WebhookEndpoint> & { url: string; secrets: string[] }, retryDelaysMs: readonly number[] = RETRY_DELAYS_MS): DispatchDeps {
+function worker(merchantRef: string, endpoint: Partial<WebhookEndpoint> & { url: string; secrets: string[] }, retryDelaysMs: readonly number[] = RETRY_DELAYS_MS, endpoints?: WebhookEndpoints): OutboxWorkerDeps {
   clock = Date.now(); // after the writes that made the events
-  return {
-    events,
-    endpoints: { endpointFor: async (merchant) => (merchant === merchantRef ? { enabled: true, allowLoopback: true, ...endpoint } : undefined) },
+  return outboxWorker({
+    store: events,
+    endpoints: endpoints ?? { endpointFor: async (merchant) => (merchant === merchantRef ? { enabled: true, allowLoopback: true, ...endpoint } : undefined) },
     sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
     now: () => clock,
-    confirmations: confirmationsWith(),
     settings: { retryDelaysMs, claimMs: 15_000 },
-  };
+  });
 }
-const sweepAll = (deps: DispatchDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
+const sweepAll = (deps: OutboxWorkerDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
 
 async function receiverFor(answers: (number | 'hang')[] = [], secrets = [newSigningSecret()]) {
   const receiver = await webhookReceiver(secrets, answers);
@@ -134,8 +135,7 @@ describe('webhook delivery (SPEC §4.15)', () => {
   it('secrets that cannot be opened (KMS down) count as failed attempts on the schedule, never a silent loop', async () => {
     const { receiver, secrets } = await receiverFor();
     const w = await authorizedWorld();
-    const base = worker(w.merchantRef, { url: receiver.url, secrets }, [1_000]);
-    const deps: DispatchDeps = { ...base, endpoints: { endpointFor: async () => Promise.reject(new DependencyUnavailableError()) } };
+    const deps = worker(w.merchantRef, { url: receiver.url, secrets }, [1_000], { endpointFor: async () => Promise.reject(new DependencyUnavailableError()) });
     await sweepAll(deps);
     clock += 1_000;
     await sweepAll(deps);

@@ -22,8 +22,8 @@ async function endpointWith(setting: string | undefined) {
   vi.resetModules();
   if (setting === undefined) vi.stubEnv('WEBHOOK_LOOPBACK_DELIVERY', undefined as unknown as string);
   else vi.stubEnv('WEBHOOK_LOOPBACK_DELIVERY', setting);
-  const { webhookDispatchDeps } = await import('../../lib/composition/webhook-delivery.js');
-  return webhookDispatchDeps.endpoints.endpointFor(merchant.merchantRef, Date.now());
+  const { webhookEndpoints } = await import('../../lib/composition/webhook-delivery.js');
+  return webhookEndpoints.endpointFor(merchant.merchantRef, Date.now());
 }
 
 afterEach(() => {

@@ -4,7 +4,7 @@ import { documentClient } from '../../lib/adapters/aws/clients.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { Logger } from '../../lib/core/ports/logger.js';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';
-import { sweep, RETRY_DELAYS_MS, type DispatchDeps } from '../../lib/core/outbox/dispatch.js';
+import { sweep, RETRY_DELAYS_MS, type OutboxWorkerDeps } from '../../lib/core/outbox/worker.js';
 import { HttpWebhookSender } from '../../lib/adapters/webhooks/sender.js';
 import { newSigningSecret } from '../../lib/core/webhooks/signing.js';
 import { checkoutResponse } from '../support/checkout.js';
@@ -14,7 +14,8 @@ import { pay } from '../support/payments.js';
 import { seedMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
-import { confirmationsWith } from '../support/confirmations.js';
+import { outboxWorker } from '../support/outbox-worker.js';
+
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const logger = new Logger({}, 'error', () => undefined);
@@ -28,17 +29,16 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-function worker(merchantRef: string, url: string, secrets: string[]): DispatchDeps {
-  return {
-    events,
+function worker(merchantRef: string, url: string, secrets: string[]): OutboxWorkerDeps {
+  return outboxWorker({
+    store: events,
     endpoints: { endpointFor: async (merchant) => (merchant === merchantRef ? { enabled: true, allowLoopback: true, url, secrets } : undefined) },
     sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
-    confirmations: confirmationsWith(),
-    now: Date.now,
+        now: Date.now,
     settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 15_000 },
-  };
+  });
 }
-const sweepAll = (deps: DispatchDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
+const sweepAll = (deps: OutboxWorkerDeps) => sweep(deps, logger, { perShard: 100, concurrency: 4, stopAt: Number.POSITIVE_INFINITY });
 
 describe('payment_link.paid (SPEC 4.14, 4.15)', () => {
   it('is announced once, with the payment and the link, by the write that authorises the link’s order', async () => {

@@ -1,53 +1,38 @@
 import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventType, OutboxEvent } from '../../core/events/payment-event.js';
+import type { OutboxConfirmation } from '../../core/network/confirmation.js';
+import type { OutboxEntry } from '../../core/ports/outbox.js';
+import type { DeliveryAttempt, DeliveryStatus, DueItem, DueRef, MerchantEventStore, NextAttempt, OutboxStore, StoredEvent } from '../../core/ports/outbox-store.js';
+import { confirmationKey } from './confirmation-repository.js';
+import { dueItemOf, EVENT_SK_PREFIX } from './due-items.js';
 import { dynamo } from './dynamo.js';
-import { ALL_DUE_SHARDS, DUE_INDEX, dueShard, type OutboxEntry } from './outbox.js';
+import { ALL_DUE_SHARDS, DUE_INDEX, dueShard } from './outbox.js';
 
-export type DeliveryStatus = 'PENDING' | 'DELIVERED' | 'FAILED' | 'NOT_CONFIGURED';
-
-export interface DeliveryAttempt {
-  at: string;
-  status?: number;
-  error?: string;
-  durationMs: number;
-}
-
-/** A merchant's event as stored (partition EVENTS#<merchantRef>), with its deliveries. */
-export interface StoredEvent extends OutboxEvent {
-  status: DeliveryStatus;
-  attempts: DeliveryAttempt[];
-  /** Failed attempts since the schedule (re)started: picks the next delay. */
-  failures: number;
-  /** Epoch ms of the next attempt while PENDING (also the `due` index key). */
-  dueAt?: number;
-}
-
-export interface ItemKey {
-  pk: string;
-  sk: string;
-}
+export type { DeliveryAttempt, DeliveryStatus, StoredEvent };
+export type ItemKey = DueRef;
 
 /** Events are kept for this long, delivered or not (then TTL removes them). */
 const RETENTION_SECONDS = 30 * 24 * 3600;
 /** Attempts kept per event (the oldest are dropped). */
 const MAX_ATTEMPTS_KEPT = 30;
 
-export const eventKey = (merchantRef: string, eventId: string): ItemKey => ({ pk: `EVENTS#${merchantRef}`, sk: `EVENT#${eventId}` });
+export const eventKey = (merchantRef: string, eventId: string): ItemKey => ({ pk: `EVENTS#${merchantRef}`, sk: `${EVENT_SK_PREFIX}${eventId}` });
 
 /**
- * The webhook side of the orders table: draining payment outboxes into event items, claiming
- * due deliveries, recording attempts, listing a merchant's events. Every change is a single
- * conditional write; the `due` index only tells the sweeper where to look.
+ * The outbox side of the orders table: draining payment outboxes into delivery items (events
+ * and network confirmations), claiming due deliveries, recording attempts, listing a merchant's
+ * events. Every change is a single conditional write; the `due` index only tells the sweeper
+ * where to look.
  */
-export class EventRepository {
+export class EventRepository implements OutboxStore, MerchantEventStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
   ) {}
 
-  /** Keys of items due by `now`, from every index shard (eventually consistent: a hint only). */
-  async dueKeys(now: number, perShard: number): Promise<ItemKey[]> {
+  /** Items due by `now`, from every index shard (eventually consistent: a hint only). */
+  async due(now: number, perShard: number): Promise<DueItem[]> {
     const pages = await Promise.all(
       ALL_DUE_SHARDS.map((shard) =>
         dynamo(() =>
@@ -63,7 +48,7 @@ export class EventRepository {
         ),
       ),
     );
-    return pages.flatMap((page) => (page.Items ?? []).map((item) => ({ pk: item.pk as string, sk: item.sk as string })));
+    return pages.flatMap((page) => (page.Items ?? []).map((item) => dueItemOf(item.pk as string, item.sk as string)));
   }
 
   /** A payment item's outbox alone (the item itself may be large: captures, refunds). */
@@ -72,24 +57,24 @@ export class EventRepository {
     return (Item?.outbox as OutboxEntry[] | undefined) ?? [];
   }
 
-  /** Stores an event once (a second drain of the same outbox finds it and moves on). */
-  async putEvent(event: OutboxEvent, status: DeliveryStatus, now: number): Promise<void> {
-    const key = eventKey(event.merchantRef, event.id);
-    const item = {
-      ...key,
-      kind: 'EVENT',
-      ...event,
-      status,
-      attempts: [],
-      failures: 0,
-      ...(status === 'PENDING' ? { dueShard: dueShard(key.pk), dueAt: now } : {}),
-      expiresAt: Math.floor(now / 1000) + RETENTION_SECONDS,
-    };
+  /** Stores an event once, due now (a second drain of the same outbox finds it and moves on). */
+  putEvent(event: OutboxEvent, now: number): Promise<DueRef> {
+    return this.putDelivery(eventKey(event.merchantRef, event.id), { kind: 'EVENT', ...event }, now);
+  }
+
+  /** Stores a network confirmation once, due now, beside the merchant's events. */
+  putConfirmation(confirmation: OutboxConfirmation, now: number): Promise<DueRef> {
+    return this.putDelivery(confirmationKey(confirmation.merchantRef, confirmation.id), { ...confirmation }, now);
+  }
+
+  private async putDelivery(key: DueRef, fields: Record<string, unknown>, now: number): Promise<DueRef> {
+    const item = { ...key, ...fields, status: 'PENDING', attempts: [], failures: 0, dueShard: dueShard(key.pk), dueAt: now, expiresAt: Math.floor(now / 1000) + RETENTION_SECONDS };
     try {
       await dynamo(() => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error;
     }
+    return key;
   }
 
   /**
@@ -145,7 +130,7 @@ export class EventRepository {
    * due again. StoreConflictError when the claim is no longer ours (it ran out and another worker
    * took over, or a redelivery superseded it): then only `appendAttempt`.
    */
-  async recordAttempt(key: ItemKey, claimedUntil: number, attempt: DeliveryAttempt, next: { status: 'DELIVERED' | 'FAILED' | 'NOT_CONFIGURED' } | { dueAt: number }): Promise<void> {
+  async recordAttempt(key: ItemKey, claimedUntil: number, attempt: DeliveryAttempt, next: NextAttempt): Promise<void> {
     const done = 'status' in next;
     await dynamo(() =>
       this.client.send(

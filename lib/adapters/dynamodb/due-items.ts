@@ -1,0 +1,16 @@
+import type { DueItem } from '../../core/ports/outbox-store.js';
+
+/** Sort-key prefixes of the delivery items (in the orders table, beside the payments). */
+export const EVENT_SK_PREFIX = 'EVENT#';
+export const CONFIRMATION_SK_PREFIX = 'CONFIRMATION#';
+
+/**
+ * What a due item of the orders table is, from its keys: the storage layout is this adapter's
+ * to know, so the worker is told the kind instead of parsing keys.
+ */
+export function dueItemOf(pk: string, sk: string): DueItem {
+  const ref = { pk, sk };
+  if (sk.startsWith(EVENT_SK_PREFIX)) return { ref, kind: 'webhook' };
+  if (sk.startsWith(CONFIRMATION_SK_PREFIX)) return { ref, kind: 'confirmation' };
+  return { ref, kind: 'outbox' };
+}

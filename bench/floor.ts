@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { compactVerify, importJWK, type JWK } from 'jose';
-import { documentClient, kmsClient } from '../lib/adapters/aws/clients.js';
+import { documentClient, kmsClient } from '../lib/composition/aws.js';
 import { payloadKeyVault } from '../lib/composition/keys.js';
 import type { PreparedPayment } from './fixtures.js';
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { createCheckoutPageHandler } from '../../lib/http/checkout-page/page-handler.js';
 import { WebAssets } from '../../lib/http/checkout-page/web-assets.js';
 import { checkoutPageConfig } from '../../lib/composition/config/checkout-page-config.js';

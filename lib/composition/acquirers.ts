@@ -1,4 +1,4 @@
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { acquirerConfig } from './config/acquirer-config.js';
 import { serviceConfig } from './config/service-config.js';
 import type { MerchantEnvironment } from '../core/domain/merchant.js';

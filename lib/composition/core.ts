@@ -1,6 +1,6 @@
 import { AccessTokenVerifier } from '../core/auth/access-token.js';
 import { Authenticator } from '../core/auth/authenticator.js';
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { authConfig } from './config/auth-config.js';
 import { serviceConfig } from './config/service-config.js';
 import { JwksSource } from '../adapters/jwks/jwks-source.js';

@@ -1,5 +1,5 @@
 import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dynamodb';
-import { dynamoClient } from '../adapters/aws/clients.js';
+import { dynamoClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';
 import { IdempotencyGuard } from '../http/idempotency.js';
 

@@ -1,4 +1,4 @@
-import { kmsClient } from '../adapters/aws/clients.js';
+import { kmsClient } from './aws.js';
 import { keysConfig } from './config/keys-config.js';
 import { PayloadKeyVault } from '../adapters/kms/payload-key-vault.js';
 

@@ -1,4 +1,4 @@
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { paymentConfig } from './config/payment-config.js';
 import { serviceConfig } from './config/service-config.js';
 import type { LifecycleDeps } from '../core/operations/deps.js';

@@ -1,4 +1,4 @@
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';
 import { EventRepository } from '../adapters/dynamodb/event-repository.js';
 import type { MerchantEventsDeps } from '../core/webhooks/merchant-events.js';

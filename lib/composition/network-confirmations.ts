@@ -1,5 +1,6 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
-import { AWS_CLIENT_DEFAULTS, documentClient, withDeadlines } from '../adapters/aws/clients.js';
+import { withDeadlines } from '../adapters/aws/clients.js';
+import { AWS_CLIENT_DEFAULTS, documentClient } from './aws.js';
 import { SANDBOX_NETWORK } from '../core/domain/networks.js';
 import { networkConfirmationsConfig as config } from './config/network-confirmations-config.js';
 import { serviceConfig } from './config/service-config.js';

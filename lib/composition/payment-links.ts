@@ -1,4 +1,4 @@
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';
 import { PaymentLinkRepository } from '../adapters/dynamodb/payment-link-repository.js';
 import type { OpenPaymentLinkDeps } from '../core/links/open-payment-link.js';

@@ -1,4 +1,4 @@
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { sandboxConfig } from './config/sandbox-config.js';
 import { serviceConfig } from './config/service-config.js';
 import { SandboxConfirmationLedger } from '../adapters/sandbox/src/confirmation-ledger.js';

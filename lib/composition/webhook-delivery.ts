@@ -1,4 +1,4 @@
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';
 import { webhookDeliveryConfig } from './config/webhook-delivery-config.js';
 import { EventRepository } from '../adapters/dynamodb/event-repository.js';

@@ -1,4 +1,4 @@
-import { kmsClient } from '../adapters/aws/clients.js';
+import { kmsClient } from './aws.js';
 import { webhookSecretsConfig } from './config/webhook-secrets-config.js';
 import { CachingSecretSealer } from '../adapters/kms/opened-secret-cache.js';
 import { KmsSecretSealer } from '../adapters/kms/webhook-secret-sealer.js';

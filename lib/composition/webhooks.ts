@@ -1,4 +1,4 @@
-import { documentClient } from '../adapters/aws/clients.js';
+import { documentClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';
 import { WebhookConfigRepository } from '../adapters/dynamodb/webhook-config-repository.js';
 

@@ -6,7 +6,7 @@ import { DependencyUnavailableError, InternalError, CheckoutDecryptionFailedErro
 import { ConfigRepository } from '../../lib/adapters/dynamodb/config-repository.js';
 import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { kmsClient } from '../../lib/composition/aws.js';
 import { errorHeaders } from '../../lib/http/error-status.js';
 
 /** SPEC §2: DynamoDB or KMS unavailable → 503 (retryable); our own misconfiguration → 500. */
@@ -21,7 +21,7 @@ describe('dependency failures', () => {
   });
 
   it('a missing table is a misconfiguration: 500, not a retry hint', async () => {
-    const { documentClient } = await import('../../lib/adapters/aws/clients.js');
+    const { documentClient } = await import('../../lib/composition/aws.js');
     const repository = new ConfigRepository(documentClient, 'no-such-table');
     await expect(repository.getPlatformMethods()).rejects.toBeInstanceOf(InternalError);
   });

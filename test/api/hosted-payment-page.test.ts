@@ -6,7 +6,7 @@ import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
 import { handler as getMerchantConfig } from '../../functions/get-merchant-config/handler.js';
 import { handler as putMerchantConfig } from '../../functions/put-merchant-config/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { bootstrapFor } from '../../lib/http/checkout-page/bootstrap.js';
 import { sessionRepository } from '../../lib/composition/core.js';
 import * as resources from '../../lib/http/resource-schemas.js';

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
 import { handler as payDirect } from '../../functions/pay-direct/handler.js';
 import { handler as complete3ds } from '../../functions/complete-3ds/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lib/http/idempotency.js';
 import { deriveSecrets, openResponse } from '../../lib/http/idempotency-seal.js';
 import { tokenData } from '../support/direct-wallet.js';

@@ -6,7 +6,7 @@ import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
 import { handler as getMerchantConfig } from '../../functions/get-merchant-config/handler.js';
 import { handler as getKeys } from '../../functions/get-encryption-keys/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { invoke } from '../support/invoke.js';
 import { seedMerchant, seedWorld, uniqueRef, type SeededMerchant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as createPayment } from '../../functions/create-payment/handler.js';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { paymentRepository } from '../../lib/composition/payments.js';

@@ -6,7 +6,7 @@ import { LINK_PAGE_CSP } from '../../lib/http/pay-link-page/link-page.js';
 import { paymentLinkResource } from '../../lib/http/resource-schemas.js';
 import { DependencyUnavailableError } from '../../lib/core/errors.js';
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { hashSessionToken } from '../../lib/core/auth/session-token.js';

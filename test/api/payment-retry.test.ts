@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createPayment } from '../../functions/create-payment/handler.js';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { MAX_PAYMENTS_PER_ORDER } from '../../lib/core/domain/payment-retry.js';
 import * as resources from '../../lib/http/resource-schemas.js';
 import { checkoutResponse } from '../support/checkout.js';

@@ -17,7 +17,7 @@ const { checkoutResponse } = await import('../support/checkout.js');
 const { pay, payDirectly, completeThreeDs, answerChallenge, authorizerCalls, lookupCalls } = await import('../support/payments.js');
 const { authorizer, paymentDeps, paymentRepository } = await import('../../lib/composition/payments.js');
 const { SandboxAuthorizer } = await import('../../lib/adapters/sandbox/sandbox-authorizer.js');
-const { documentClient } = await import('../../lib/adapters/aws/clients.js');
+const { documentClient } = await import('../../lib/composition/aws.js');
 const { redact } = await import('../../lib/core/ports/logger.js');
 
 let token: string;

@@ -1,6 +1,6 @@
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient, kmsClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient, kmsClient } from '../../lib/composition/aws.js';
 import { metrics } from '../../lib/core/ports/metrics.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
 import { answerChallenge, completeThreeDs, pay } from '../support/payments.js';

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { configRepository, orderRepository } from '../../lib/composition/core.js';
 import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';

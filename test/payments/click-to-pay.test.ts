@@ -1,7 +1,7 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { generateKeyPair, exportJWK } from 'jose';
 import { DecryptCommand } from '@aws-sdk/client-kms';
-import { documentClient, kmsClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient, kmsClient } from '../../lib/composition/aws.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
 import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';

@@ -1,7 +1,7 @@
 import { CreateKeyCommand } from '@aws-sdk/client-kms';
 import { CompactEncrypt, importJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { kmsClient } from '../../lib/composition/aws.js';
 import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
 import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
 import { CheckoutDecryptionFailedError } from '../../lib/core/errors.js';

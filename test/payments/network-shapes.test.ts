@@ -1,6 +1,6 @@
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { kmsClient } from '../../lib/composition/aws.js';
 import { SANDBOX_MASTERCARD_ISS } from '../../lib/adapters/sandbox/checkout-response.js';
 import { checkoutResponse, sandboxSigningKey } from '../support/checkout.js';
 import { pay } from '../support/payments.js';

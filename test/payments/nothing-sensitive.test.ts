@@ -1,6 +1,6 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { seedWorld } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
 import { checkoutResponse } from '../support/checkout.js';

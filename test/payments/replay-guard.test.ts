@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { ReplayRepository } from '../../lib/adapters/dynamodb/replay-repository.js';
 
 /** SPEC 4.3 step 4: one claim per checkout response, TTL 24 h; an expired claim counts as absent. */

@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { orderRepository, sessionRepository } from '../../lib/composition/core.js';
 import { hashSessionToken, newSessionToken } from '../../lib/core/auth/session-token.js';
 import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';

@@ -1,7 +1,7 @@
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { exportJWK, generateKeyPair } from 'jose';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { kmsClient } from '../../lib/composition/aws.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { pay } from '../support/payments.js';
 import { seedWorld } from '../support/seed.js';

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { authorizer } from '../../lib/composition/acquirers.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 import type { Payment } from '../../lib/core/domain/payment.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lib/http/idempotency.js';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';

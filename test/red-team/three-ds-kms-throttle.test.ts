@@ -1,6 +1,6 @@
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { kmsClient } from '../../lib/composition/aws.js';
 import { paymentRepository } from '../../lib/composition/payments.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { answerChallenge, authorizerCalls, completeThreeDs, pay } from '../support/payments.js';

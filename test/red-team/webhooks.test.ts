@@ -10,7 +10,7 @@ import { handler as getConfigHandler } from '../../functions/get-webhook-config/
 import { handler as listHandler } from '../../functions/list-events/handler.js';
 import { handler as putConfigHandler } from '../../functions/put-webhook-config/handler.js';
 import { handler as redeliverHandler } from '../../functions/redeliver-event/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { Logger } from '../../lib/core/ports/logger.js';
 import { EventRepository, eventKey, type ItemKey } from '../../lib/adapters/dynamodb/event-repository.js';

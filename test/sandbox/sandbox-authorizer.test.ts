@@ -1,6 +1,6 @@
 import { PutCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { SandboxAuthorizer } from '../../lib/adapters/sandbox/sandbox-authorizer.js';
 import { uniqueRef } from '../support/seed.js';
 

@@ -1,7 +1,7 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { handler as createSession } from '../../functions/create-hosted-session/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { decryptCheckoutJwe } from '../../lib/core/checkout/jwe.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
 import { luhnCheckDigit } from '../../lib/adapters/sandbox/src/cards.js';

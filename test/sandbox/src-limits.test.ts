@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { DEFAULT_SRC_LIMITS, limitKey, SrcRateLimiter, type SrcLimits } from '../../lib/adapters/sandbox/src/rate-limits.js';
 import { SrcSessionStore } from '../../lib/adapters/sandbox/src/session-store.js';

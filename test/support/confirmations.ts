@@ -1,4 +1,4 @@
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { ConfirmationRepository } from '../../lib/adapters/dynamodb/confirmation-repository.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 

@@ -1,5 +1,5 @@
 import { ScanCommand } from '@aws-sdk/lib-dynamodb';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 
 /** Every Idempotency-Key record of this test file's table, as stored. */
 export async function idempotencyRecords(): Promise<Record<string, unknown>[]> {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
 import { sandboxConfig } from '../../lib/composition/config/sandbox-config.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';

@@ -1,6 +1,6 @@
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { currentDeadline, remainingMs, runWithDeadline, withCallSignal } from '../../lib/core/deadline.js';
 import { authenticator } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getHandler } from '../../functions/get-webhook-config/handler.js';
 import { handler as putHandler } from '../../functions/put-webhook-config/handler.js';
 import { handler as rotateHandler } from '../../functions/rotate-webhook-secret/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { webhookConfigDeps } from '../../lib/composition/webhook-secrets.js';
 import { problemResource } from '../../lib/http/resource-schemas.js';
 import { webhookConfigPutResource, webhookConfigResource, webhookSecretRotationResource } from '../../lib/http/webhook-resource-schemas.js';

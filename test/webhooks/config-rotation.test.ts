@@ -1,6 +1,6 @@
 import { StoreConflictError } from '../../lib/core/ports/store-conflict.js';
 import { describe, expect, it } from 'vitest';
-import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { kmsClient } from '../../lib/composition/aws.js';
 import { configRepository } from '../../lib/composition/core.js';
 import { webhookConfigRepository } from '../../lib/composition/webhooks.js';
 import type { WebhookConfig } from '../../lib/core/domain/webhook-config.js';

@@ -2,7 +2,7 @@ import { CreateKeyCommand, DescribeKeyCommand, KMSClient, ListAliasesCommand } f
 import { createRequire } from 'node:module';
 import { describe, expect, it, vi } from 'vitest';
 import { ensureKey, LOCAL_CREDENTIALS, LOCAL_REGION, WEBHOOK_SECRETS_KEY_ALIAS } from '../../infra/local/stack.js';
-import { kmsClient } from '../../lib/adapters/aws/clients.js';
+import { kmsClient } from '../../lib/composition/aws.js';
 import { DependencyUnavailableError, InternalError } from '../../lib/core/errors.js';
 import { CachingSecretSealer, MAX_OPENED_SECRET_TTL_MS } from '../../lib/adapters/kms/opened-secret-cache.js';
 import { KmsSecretSealer, WEBHOOK_SECRET_PURPOSE, type SecretSealer } from '../../lib/adapters/kms/webhook-secret-sealer.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
-import { documentClient } from '../../lib/adapters/aws/clients.js';
+import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { Logger } from '../../lib/core/ports/logger.js';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';

@@ -1,11 +1,11 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { KMSClient } from '@aws-sdk/client-kms';
-import { serviceConfig } from '../../composition/config/service-config.js';
 import { withCallSignal } from '../../core/deadline.js';
 
 /**
- * One client per cold start, shared by every invocation. Endpoints come from configuration
+ * The AWS clients of the service, built once per cold start by the composition
+ * (lib/composition/aws.ts) and shared by every invocation. Endpoints come from configuration
  * (set only when running against dynalite and the local KMS server); the code path is the
  * production one either way.
  *
@@ -17,35 +17,33 @@ import { withCallSignal } from '../../core/deadline.js';
 export const DEPENDENCY_TIMEOUTS = { connectionTimeout: 1_000, requestTimeout: 2_000, callBudgetMs: 3_000 } as const;
 
 /** Region, retries and the connect/request timeouts of every AWS client (others build theirs from it). */
-export const AWS_CLIENT_DEFAULTS = {
-  region: serviceConfig.AWS_REGION,
-  maxAttempts: 3,
-  requestHandler: {
-    connectionTimeout: DEPENDENCY_TIMEOUTS.connectionTimeout,
-    requestTimeout: DEPENDENCY_TIMEOUTS.requestTimeout,
-    throwOnRequestTimeout: true,
-  },
-} as const;
+export function awsClientDefaults(region: string) {
+  return {
+    region,
+    maxAttempts: 3,
+    requestHandler: {
+      connectionTimeout: DEPENDENCY_TIMEOUTS.connectionTimeout,
+      requestTimeout: DEPENDENCY_TIMEOUTS.requestTimeout,
+      throwOnRequestTimeout: true,
+    },
+  } as const;
+}
 
-export const dynamoClient = withDeadlines(
-  new DynamoDBClient({
-    ...AWS_CLIENT_DEFAULTS,
-    ...(serviceConfig.DYNAMODB_ENDPOINT ? { endpoint: serviceConfig.DYNAMODB_ENDPOINT } : {}),
-  }),
-);
+export interface AwsClientsConfig {
+  region: string;
+  /** Local stacks only: dynalite / DynamoDB Local, and the project's KMS-protocol server. */
+  dynamoEndpoint?: string | undefined;
+  kmsEndpoint?: string | undefined;
+}
 
-export const documentClient = withDeadlines(
-  DynamoDBDocumentClient.from(dynamoClient, {
-    marshallOptions: { removeUndefinedValues: true },
-  }),
-);
-
-export const kmsClient = withDeadlines(
-  new KMSClient({
-    ...AWS_CLIENT_DEFAULTS,
-    ...(serviceConfig.KMS_ENDPOINT ? { endpoint: serviceConfig.KMS_ENDPOINT } : {}),
-  }),
-);
+/** DynamoDB (plain and document) and KMS clients, each call bounded (withDeadlines). */
+export function createAwsClients(config: AwsClientsConfig) {
+  const defaults = awsClientDefaults(config.region);
+  const dynamoClient = withDeadlines(new DynamoDBClient({ ...defaults, ...(config.dynamoEndpoint ? { endpoint: config.dynamoEndpoint } : {}) }));
+  const documentClient = withDeadlines(DynamoDBDocumentClient.from(dynamoClient, { marshallOptions: { removeUndefinedValues: true } }));
+  const kmsClient = withDeadlines(new KMSClient({ ...defaults, ...(config.kmsEndpoint ? { endpoint: config.kmsEndpoint } : {}) }));
+  return { dynamoClient, documentClient, kmsClient };
+}
 
 type Sender = { send: (command: any, options?: any) => Promise<any> };
 

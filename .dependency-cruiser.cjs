@@ -30,10 +30,18 @@ module.exports = {
     },
     {
       name: 'adapters-import-edge-or-composition',
-      comment: 'An adapter implements a core port; it never reaches the HTTP edge or the wiring.',
+      comment:
+        'An adapter implements a core port; it never reaches the HTTP edge or the wiring. The sandbox is the one exception, and only for the edge: its ACS pages and SRC API stand in for outside systems that this deployment serves, with the edge\'s body limits, request context and deadline.',
       severity: 'error',
-      from: { path: '^lib/adapters/' },
+      from: { path: '^lib/adapters/', pathNot: '^lib/adapters/sandbox/(src/http|acs-http/)' },
       to: { path: '^(lib/(http|composition)|functions|infra|test|bench|web)/' },
+    },
+    {
+      name: 'adapters-import-composition',
+      comment: 'Not even the sandbox reaches the wiring.',
+      severity: 'error',
+      from: { path: '^lib/adapters/sandbox/' },
+      to: { path: '^(lib/composition|functions|infra|test|bench|web)/' },
     },
     {
       name: 'edge-imports-adapters-or-composition',

@@ -1,8 +1,8 @@
-import { authenticator } from '../../lib/composition/core.js';
+import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
-import { toPaymentResource } from '../../lib/core/domain/payment.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
-import { noQuery, paymentParams, publicBaseUrl } from '../../lib/http/params.js';
+import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
+import { noQuery, paymentParams } from '../../lib/http/params.js';
 import { completeThreeDs } from '../../lib/core/payments/complete-three-ds.js';
 import { completeThreeDsBody } from './schema.js';
 
@@ -22,7 +22,7 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, body: input, principal, readAhead, event, logger }) => {
     const payment = await completeThreeDs(paymentDeps, principal, params, input.cres, {
-      baseUrl: publicBaseUrl(event),
+      baseUrl: baseUrlOf(event),
       payerIp: event.requestContext?.http?.sourceIp,
       logger,
       readAhead,

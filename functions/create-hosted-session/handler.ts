@@ -1,8 +1,8 @@
-import { authenticator, configRepository, orderRepository, sessionRepository } from '../../lib/composition/core.js';
+import { authenticator, configRepository, orderRepository, sessionRepository, baseUrlOf } from '../../lib/composition/core.js';
 import { hostedSessionDeps, paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
-import { noQuery, orderParams, publicBaseUrl } from '../../lib/http/params.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
+import { noQuery, orderParams } from '../../lib/http/params.js';
 import { createHostedSession } from '../../lib/core/orders/hosted-sessions.js';
 
 /** SPEC 4.9 — a hosted-session token and checkout URL for one order. */
@@ -22,7 +22,7 @@ export const handler = idempotentApiHandler(
       principal,
       params.outletId,
       params.orderRef,
-      publicBaseUrl(event),
+      baseUrlOf(event),
     ),
   }),
 );

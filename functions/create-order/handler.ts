@@ -1,7 +1,7 @@
-import { authenticator, configRepository, orderDeps, orderRepository, sessionMintDeps, sessionRepository } from '../../lib/composition/core.js';
+import { authenticator, configRepository, orderDeps, orderRepository, sessionMintDeps, sessionRepository, baseUrlOf } from '../../lib/composition/core.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
-import { noQuery, outletParams, publicBaseUrl } from '../../lib/http/params.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
+import { noQuery, outletParams } from '../../lib/http/params.js';
 import { createOrder } from '../../lib/core/orders/orders.js';
 import { createOrderBody } from './schema.js';
 
@@ -19,7 +19,7 @@ export const handler = idempotentApiHandler(
   async ({ params, body, principal, event }) => ({
     status: 201,
     body: await createOrder(
-      { ...orderDeps, checkout: { ...sessionMintDeps, baseUrl: publicBaseUrl(event) } },
+      { ...orderDeps, checkout: { ...sessionMintDeps, baseUrl: baseUrlOf(event) } },
       principal,
       params.outletId,
       body,

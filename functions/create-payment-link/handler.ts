@@ -1,7 +1,7 @@
-import { authenticator } from '../../lib/composition/core.js';
+import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
 import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
-import { noQuery, outletParams, publicBaseUrl } from '../../lib/http/params.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
+import { noQuery, outletParams } from '../../lib/http/params.js';
 import { createPaymentLink } from '../../lib/core/links/payment-links.js';
 import { createPaymentLinkBody } from './schema.js';
 
@@ -18,6 +18,6 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, body, principal, event }) => ({
     status: 201,
-    body: await createPaymentLink(paymentLinkDeps, principal, params.outletId, body, publicBaseUrl(event)),
+    body: await createPaymentLink(paymentLinkDeps, principal, params.outletId, body, baseUrlOf(event)),
   }),
 );

@@ -1,8 +1,9 @@
 import { authenticator } from '../../lib/composition/core.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { operationBody } from '../../lib/http/operation-body.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
+import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 
 /** SPEC 4.13 — refund (partial, several, or all that is captured and not yet refunded). */
 export const handler = idempotentApiHandler(
@@ -16,5 +17,5 @@ export const handler = idempotentApiHandler(
     body: operationBody,
     bodyOptional: true,
   },
-  (request) => runOperation('REFUND', request, 201),
+  (request) => runOperation(lifecycleDeps, 'REFUND', request, 201),
 );

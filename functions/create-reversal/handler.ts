@@ -1,7 +1,8 @@
 import { authenticator } from '../../lib/composition/core.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
+import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 
 /** SPEC 4.12 — void an authorization while nothing is captured. No body. */
 export const handler = idempotentApiHandler(
@@ -13,5 +14,5 @@ export const handler = idempotentApiHandler(
     params: paymentParams,
     query: noQuery,
   },
-  (request) => runOperation('REVERSAL', { ...request, body: undefined }, 200),
+  (request) => runOperation(lifecycleDeps, 'REVERSAL', { ...request, body: undefined }, 200),
 );

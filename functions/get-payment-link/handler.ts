@@ -1,7 +1,7 @@
-import { authenticator } from '../../lib/composition/core.js';
+import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
 import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
-import { noQuery, publicBaseUrl } from '../../lib/http/params.js';
+import { noQuery } from '../../lib/http/params.js';
 import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
 import { readPaymentLink } from '../../lib/core/links/payment-links.js';
 
@@ -15,6 +15,6 @@ export const handler = apiHandler(
     query: noQuery,
   },
   async ({ params, principal, event }) => ({
-    body: await readPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, publicBaseUrl(event)),
+    body: await readPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, baseUrlOf(event)),
   }),
 );

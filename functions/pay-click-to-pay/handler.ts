@@ -1,9 +1,9 @@
-import { authenticator } from '../../lib/composition/core.js';
+import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
 import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
-import { toPaymentResource } from '../../lib/core/domain/payment.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
-import { paymentParams, publicBaseUrl } from '../../lib/http/params.js';
+import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
+import { paymentParams } from '../../lib/http/params.js';
 import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
 import { payWithClickToPay } from '../../lib/core/payments/pay-with-click-to-pay.js';
 
@@ -22,7 +22,7 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, query, body, principal, readAhead, event, logger }) => {
     const payment = await payWithClickToPay(paymentDeps, principal, params, body, {
-      baseUrl: publicBaseUrl(event),
+      baseUrl: baseUrlOf(event),
       payerIp: payerIp(query, event),
       logger,
       readAhead,

@@ -1,8 +1,8 @@
-import { authenticator } from '../../lib/composition/core.js';
+import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
 import { paymentDeps } from '../../lib/composition/payments.js';
-import { toPaymentResource } from '../../lib/core/domain/payment.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
-import { paymentParams, publicBaseUrl } from '../../lib/http/params.js';
+import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
+import { paymentParams } from '../../lib/http/params.js';
 import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
 import { payWithDirectWallet } from '../../lib/core/payments/pay-direct-wallet.js';
 import { directWalletBody } from './schema.js';
@@ -20,7 +20,7 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, query, body, principal, event, logger }) => {
     const payment = await payWithDirectWallet(paymentDeps, principal, params, body, {
-      baseUrl: publicBaseUrl(event),
+      baseUrl: baseUrlOf(event),
       payerIp: payerIp(query, event),
       logger,
     });

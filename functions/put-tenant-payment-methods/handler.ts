@@ -1,5 +1,5 @@
 import { authenticator, configRepository, paymentMethodsDeps } from '../../lib/composition/core.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, tenantParams } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';

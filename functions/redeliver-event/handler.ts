@@ -2,7 +2,7 @@ import * as z from 'zod';
 import { authenticator } from '../../lib/composition/core.js';
 import { merchantEventsDeps } from '../../lib/composition/merchant-events.js';
 import { EVENT_ID } from '../../lib/core/events/payment-event.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, ref } from '../../lib/http/params.js';
 import { redeliverMerchantEvent } from '../../lib/core/webhooks/merchant-events.js';
 

@@ -1,6 +1,6 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { webhookConfigDeps } from '../../lib/composition/webhook-secrets.js';
-import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { rotateWebhookSecret } from '../../lib/core/webhooks/webhook-config.js';
 

@@ -1,8 +1,8 @@
 import type { APIGatewayProxyEventV2 } from 'aws-lambda';
 import { formBody, isBase64Url, scriptNonce } from '../../lib/http/html-page.js';
-import { publicBaseUrl } from '../../lib/http/params.js';
 import { logger } from '../../lib/core/ports/logger.js';
 import { notificationPage, refusedPage } from './page.js';
+import { baseUrlOf } from '../../lib/composition/core.js';
 
 /** As 4.10 accepts it (functions/complete-3ds/schema.ts); EMV caps threeDSSessionData at 1024. */
 const CRES_MAX = 8192;
@@ -25,7 +25,7 @@ export const handler = async (event: APIGatewayProxyEventV2) => {
     return page(400, refusedPage());
   }
   const nonce = scriptNonce();
-  return page(200, notificationPage(new URL(publicBaseUrl(event)).origin, cres, sessionData, nonce), nonce);
+  return page(200, notificationPage(new URL(baseUrlOf(event)).origin, cres, sessionData, nonce), nonce);
 };
 
 /**

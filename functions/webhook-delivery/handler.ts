@@ -2,7 +2,6 @@ import type { Context, DynamoDBStreamEvent } from 'aws-lambda';
 import { dueFromStream, webhookDispatchDeps } from '../../lib/composition/webhook-delivery.js';
 import { withInvocationDeadline } from '../../lib/http/invocation-deadline.js';
 import { logger as rootLogger } from '../../lib/core/ports/logger.js';
-import '../../lib/adapters/metrics/emf-recorder.js'; // the EMF adapter behind the metrics port
 import { metrics } from '../../lib/core/ports/metrics.js';
 import { runDelivery } from '../../lib/core/outbox/worker.js';
 

@@ -1,3 +1,4 @@
+import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
 /**
  * Seeds the demo platform, tenant, merchant and outlet through the same use cases the API
  * runs (idempotent: a restart finds them and changes nothing), then opens a fresh demo
@@ -50,7 +51,7 @@ export async function seedDemo(): Promise<DemoWorld> {
     });
   }
   const seeder = { kind: 'platform', subject: 'local-seed', permissions: new Set<string>() } as const;
-  const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now }, seeder, DEMO.outletId, {
+  const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource }, seeder, DEMO.outletId, {
     action: 'AUTH',
     amount: { currencyCode: 'AED', value: 14900 },
     merchantOrderReference: 'DEMO-ORDER',

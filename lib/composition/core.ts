@@ -1,3 +1,4 @@
+import '../adapters/metrics/emf-recorder.js'; // installs the EMF adapter behind the metrics port (flushed by the edge)
 import { AccessTokenVerifier } from '../core/auth/access-token.js';
 import { Authenticator } from '../core/auth/authenticator.js';
 import { documentClient } from './aws.js';
@@ -7,6 +8,9 @@ import { JwksSource } from '../adapters/jwks/jwks-source.js';
 import { ConfigRepository } from '../adapters/dynamodb/config-repository.js';
 import { OrderRepository } from '../adapters/dynamodb/order-repository.js';
 import { SessionRepository } from '../adapters/dynamodb/session-repository.js';
+import { publicBaseUrl } from '../http/params.js';
+import { toPaymentResource } from '../http/resources/payment-resource.js';
+import type { ApiEvent } from '../http/types.js';
 
 /**
  * Composition root shared by every function: built once per cold start, reused by every
@@ -30,7 +34,10 @@ export const authenticator = new Authenticator(
 export const clock: () => number = Date.now;
 
 /** Orders (4.8, GET order) and the sessions minted with them. */
-export const orderDeps = { config: configRepository, orders: orderRepository, now: clock };
+export const orderDeps = { config: configRepository, orders: orderRepository, now: clock, represent: toPaymentResource };
 export const sessionMintDeps = { sessions: sessionRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS, now: clock };
 /** Platform and tenant payment methods (4.5, 4.6). */
 export const paymentMethodsDeps = { config: configRepository, now: clock };
+
+/** Where links we hand out point (PUBLIC_BASE_URL, else the API's own host: lib/http/params.ts). */
+export const baseUrlOf = (event: ApiEvent): string => publicBaseUrl(event, serviceConfig.PUBLIC_BASE_URL);

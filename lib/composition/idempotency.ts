@@ -2,6 +2,7 @@ import { DynamoDBPersistenceLayer } from '@aws-lambda-powertools/idempotency/dyn
 import { dynamoClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';
 import { IdempotencyGuard } from '../http/idempotency.js';
+import { dynamoFailure } from '../adapters/dynamodb/dynamo.js';
 
 let guard: IdempotencyGuard | undefined;
 
@@ -16,6 +17,7 @@ let guard: IdempotencyGuard | undefined;
 export function idempotencyGuard(): IdempotencyGuard {
   guard ??= new IdempotencyGuard(
     new DynamoDBPersistenceLayer({ tableName: serviceConfig.IDEMPOTENCY_TABLE, keyAttr: 'pk', awsSdkV3Client: dynamoClient }),
+    dynamoFailure,
   );
   return guard;
 }

@@ -6,6 +6,7 @@ import { PaymentOperationsRepository } from '../adapters/dynamodb/payment-operat
 import { PaymentRepository } from '../adapters/dynamodb/payment-repository.js';
 import { authorizers } from './acquirers.js';
 import { configRepository, orderRepository } from './core.js';
+import { toPaymentResource } from '../http/resources/payment-resource.js';
 
 /** Captures, reversals and refunds: no payload or network keys are loaded here. */
 export const lifecycleDeps: LifecycleDeps = {
@@ -20,4 +21,5 @@ export const lifecycleDeps: LifecycleDeps = {
     maxOperations: 100,
   },
   now: Date.now,
+  represent: toPaymentResource,
 };

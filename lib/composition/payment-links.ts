@@ -14,6 +14,7 @@ export const openPaymentLinkDeps: OpenPaymentLinkDeps = {
   ...paymentLinkDeps,
   sessions: sessionRepository,
   sessionTtlSeconds: serviceConfig.SESSION_TTL_SECONDS,
+  represent: orderDeps.represent,
 };
 
 /** Hosted sessions (4.9) and payment retries: a cancelled link's order gets neither. */

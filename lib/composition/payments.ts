@@ -14,6 +14,7 @@ import { configRepository, orderRepository } from './core.js';
 import { paymentLinkRepository } from './payment-links.js';
 import { CachedStanding } from '../core/merchants/standing-cache.js';
 import { payloadKeyVault } from './keys.js';
+import { toPaymentResource } from '../http/resources/payment-resource.js';
 
 /**
  * The payment functions' dependencies, built once per cold start. Sandbox merchants are
@@ -58,6 +59,7 @@ export const paymentDeps: PaymentDeps = {
     pendingThreeDsSeconds: PENDING_THREE_DS_SECONDS,
   },
   now: Date.now,
+  represent: toPaymentResource,
 };
 
 export { authorizer, productionAuthorizer };

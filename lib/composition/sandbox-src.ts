@@ -1,3 +1,4 @@
+import { createSandboxSrcHandler } from '../adapters/sandbox/src/http.js';
 import { documentClient } from './aws.js';
 import { sandboxConfig } from './config/sandbox-config.js';
 import { serviceConfig } from './config/service-config.js';
@@ -25,3 +26,6 @@ export const sandboxSrcNetwork: SandboxSrcNetwork | undefined = sandboxConfig.SA
       now: Date.now,
     })
   : undefined;
+
+/** POST /sandbox/src/* — the sandbox network's API (404 everywhere without the network). */
+export const sandboxSrcHandler = createSandboxSrcHandler(sandboxSrcNetwork);

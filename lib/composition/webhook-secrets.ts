@@ -5,6 +5,7 @@ import { KmsSecretSealer } from '../adapters/kms/webhook-secret-sealer.js';
 import type { WebhookConfigDeps } from '../core/webhooks/webhook-config.js';
 import { configRepository } from './core.js';
 import { webhookConfigRepository } from './webhooks.js';
+import { dnsWebhookUrlCheck } from '../adapters/webhooks/url-guard.js';
 
 /**
  * The functions that seal or open webhook signing secrets (PUT, rotate-secret, the delivery
@@ -18,4 +19,5 @@ export const webhookConfigDeps: WebhookConfigDeps = {
   webhooks: webhookConfigRepository,
   sealer: webhookSecretSealer,
   now: Date.now,
+  urls: dnsWebhookUrlCheck(),
 };

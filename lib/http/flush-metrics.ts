@@ -1,7 +1,6 @@
 import type { MiddlewareObj } from '@middy/core';
 import { DomainError } from '../core/errors.js';
 import type { ApiContext, ApiEvent, ApiResponse } from './types.js';
-import '../adapters/metrics/emf-recorder.js'; // installs the EMF adapter behind the port
 import { METRIC, metrics } from '../core/ports/metrics.js';
 
 /**

@@ -1,7 +1,18 @@
+import type { Context } from 'aws-lambda';
+import type { Principal } from '../core/auth/principal.js';
+import type { Logger } from '../core/ports/logger.js';
 import { InvalidRequestError } from '../core/errors.js';
-import type { IdempotentCall } from './idempotency.js';
 import { headerValue, parseJsonBody } from './json-body.js';
 import type { ApiEvent } from './types.js';
+
+export interface IdempotentCall {
+  event: ApiEvent;
+  context: Context;
+  principal: Principal;
+  /** The body text the limits middleware accepted (undefined when none). */
+  rawBody: unknown;
+  logger: Logger;
+}
 
 /** What an Idempotency-Key names: the header's value, whose key it is, and the request it stands for. */
 const KEY_SYNTAX = /^[\x20-\x7E]{1,255}$/;

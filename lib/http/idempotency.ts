@@ -12,9 +12,8 @@ import type { Context } from 'aws-lambda';
 import type { Principal } from '../core/auth/principal.js';
 import { DomainError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError } from '../core/errors.js';
 import type { Logger } from '../core/ports/logger.js';
-import { dynamoFailure } from '../adapters/dynamodb/dynamo.js';
 import { deriveSecrets, openResponse, requestFingerprint, sealResponse, type StoredResponse } from './idempotency-seal.js';
-import { describeRequest, idempotencyKeyOf, idempotencyScope } from './idempotency-request.js';
+import { describeRequest, idempotencyKeyOf, idempotencyScope, type IdempotentCall } from './idempotency-request.js';
 import type { ApiEvent, ApiResult } from './types.js';
 
 /** A route's opt-in (RouteDefinition.idempotency). Without it the header is ignored. */
@@ -27,14 +26,6 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** Constant, not the function name: one key names one request across every route (reuse → 422). */
 const KEY_PREFIX = 'idempotency-key';
 
-export interface IdempotentCall {
-  event: ApiEvent;
-  context: Context;
-  principal: Principal;
-  /** The body text the limits middleware accepted (undefined when none). */
-  rawBody: unknown;
-  logger: Logger;
-}
 
 /** What Powertools hashes: `key` into the record's `pk`, `request` into its `validation`. */
 interface IdempotencyPayload {
@@ -55,7 +46,14 @@ interface IdempotencyPayload {
  * - the stored response is sealed and the fingerprint keyed (idempotency-seal.ts).
  */
 export class IdempotencyGuard {
-  constructor(private readonly store: BasePersistenceLayer) {}
+  /**
+   * `storeFailure` says what a failure of the record store means to the client (the DynamoDB
+   * adapter's mapping: misconfiguration 500, anything else 503): the guard never guesses.
+   */
+  constructor(
+    private readonly store: BasePersistenceLayer,
+    private readonly storeFailure: (error: unknown) => DomainError,
+  ) {}
 
   async run(call: IdempotentCall, work: () => Promise<ApiResult>): Promise<ApiResult> {
     const idempotencyKey = idempotencyKeyOf(call.event);
@@ -105,7 +103,7 @@ export class IdempotencyGuard {
         if (!(error instanceof NotStored)) call.logger.error('idempotent response not stored', { error });
         return fresh;
       }
-      throw idempotencyFailure(error);
+      throw idempotencyFailure(error, this.storeFailure);
     }
     if (fresh) return fresh;
     return replay(secrets, stored, call.logger);
@@ -123,7 +121,7 @@ function replay(secrets: ReturnType<typeof deriveSecrets>, stored: unknown, logg
   return { ...response, headers: { ...response.headers, [REPLAYED_HEADER]: 'true' } };
 }
 
-function idempotencyFailure(error: unknown): DomainError {
+function idempotencyFailure(error: unknown, storeFailure: (error: unknown) => DomainError): DomainError {
   if (error instanceof DomainError) return error;
   if (error instanceof IdempotencyValidationError) return new IdempotencyKeyReusedError(undefined, { cause: error });
   // In progress, or the record changed under us (the other request just finished or failed).
@@ -134,7 +132,7 @@ function idempotencyFailure(error: unknown): DomainError {
   ) {
     return new IdempotencyKeyInUseError(undefined, { cause: error });
   }
-  return dynamoFailure(error instanceof IdempotencyPersistenceLayerError ? (error.cause ?? error) : error);
+  return storeFailure(error instanceof IdempotencyPersistenceLayerError ? (error.cause ?? error) : error);
 }
 
 /** Thrown inside the idempotent call for a non-2xx result, so that Powertools deletes the record. */
@@ -144,3 +142,5 @@ class NotStored extends Error {
     this.name = 'NotStored';
   }
 }
+
+export type { IdempotentCall };

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import { serviceConfig } from '../composition/config/service-config.js';
 import { InternalError } from '../core/errors.js';
 import type { ApiEvent } from './types.js';
 
@@ -18,8 +17,8 @@ export const noQuery = z.object({}).strict();
  * a custom domain fronts the API; `npm start` sets it), else the API's own host, over https
  * unless API Gateway says otherwise.
  */
-export function publicBaseUrl(event: ApiEvent): string {
-  if (serviceConfig.PUBLIC_BASE_URL) return serviceConfig.PUBLIC_BASE_URL.replace(/\/+$/, '');
+export function publicBaseUrl(event: ApiEvent, configured: string | undefined): string {
+  if (configured) return configured.replace(/\/+$/, '');
   const host = event.requestContext?.domainName ?? event.headers?.host;
   if (!host) throw new InternalError(undefined, { cause: new Error('no PUBLIC_BASE_URL and no request host to build links from') });
   return `${event.headers?.['x-forwarded-proto'] ?? 'https'}://${host}`;

@@ -18,6 +18,7 @@ const { orderRepository } = await import('../../lib/composition/core.js');
 const { dynamoClient } = await import('../../lib/composition/aws.js');
 const { DEPENDENCY_TIMEOUTS } = await import('../../lib/adapters/aws/clients.js');
 const { IdempotencyGuard } = await import('../../lib/http/idempotency.js');
+const { dynamoFailure } = await import('../../lib/adapters/dynamodb/dynamo.js');
 const { DynamoDBPersistenceLayer } = await import('@aws-lambda-powertools/idempotency/dynamodb');
 const { InternalError } = await import('../../lib/core/errors.js');
 const { logger } = await import('../../lib/core/ports/logger.js');
@@ -96,7 +97,7 @@ describe('the idempotency table unavailable', () => {
   });
 
   it('a missing table is our misconfiguration: 500, not a retry hint', async () => {
-    const guard = new IdempotencyGuard(new DynamoDBPersistenceLayer({ tableName: 'no-such-table', keyAttr: 'pk', awsSdkV3Client: dynamoClient }));
+    const guard = new IdempotencyGuard(new DynamoDBPersistenceLayer({ tableName: 'no-such-table', keyAttr: 'pk', awsSdkV3Client: dynamoClient }), dynamoFailure);
     const call = {
       event: { headers: { 'idempotency-key': randomUUID() }, rawPath: '/x', requestContext: { http: { method: 'POST' } } } as never,
       context: { getRemainingTimeInMillis: () => 5_000 } as never,

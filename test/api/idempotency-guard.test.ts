@@ -13,6 +13,7 @@ import { IdempotencyKeyInUseError, NotFoundError } from '../../lib/core/errors.j
 import { IdempotencyGuard, idempotencyScope } from '../../lib/http/idempotency.js';
 import { logger } from '../../lib/core/ports/logger.js';
 import type { ApiResult } from '../../lib/http/types.js';
+import { dynamoFailure } from '../../lib/adapters/dynamodb/dynamo.js';
 
 /** An in-memory persistence layer that can be told to misbehave. */
 class ScriptedLayer extends BasePersistenceLayer {
@@ -51,7 +52,7 @@ const callWith = (key: string, remainingMs = 7_000) => ({
 describe('IdempotencyGuard', () => {
   it('a non-2xx result the use case returns (not throws) is answered but not stored', async () => {
     const layer = new ScriptedLayer();
-    const guard = new IdempotencyGuard(layer);
+    const guard = new IdempotencyGuard(layer, dynamoFailure);
     const key = randomUUID();
     const work = vi.fn(async (): Promise<ApiResult> => ({ status: 202, body: { n: 1 } }));
     work.mockResolvedValueOnce({ status: 302, body: { moved: true } });
@@ -65,7 +66,7 @@ describe('IdempotencyGuard', () => {
 
   it('a record that vanished between the failed put and the read (the other request just failed) → 409 IN_USE', async () => {
     const layer = new ScriptedLayer();
-    const guard = new IdempotencyGuard(layer);
+    const guard = new IdempotencyGuard(layer, dynamoFailure);
     const key = randomUUID();
     await guard.run(callWith(key), async () => ({ status: 201, body: {} }));
     layer.vanishOnRead = true;
@@ -76,7 +77,7 @@ describe('IdempotencyGuard', () => {
 
   it('the in-progress record expires with the Lambda’s remaining time; the record with 24 h', async () => {
     const layer = new ScriptedLayer();
-    await new IdempotencyGuard(layer).run(callWith(randomUUID(), 7_000), async () => ({ status: 200, body: {} }));
+    await new IdempotencyGuard(layer, dynamoFailure).run(callWith(randomUUID(), 7_000), async () => ({ status: 200, body: {} }));
     const [put] = layer.puts;
     expect(put!.inProgressExpiryTimestamp! - Date.now()).toBeGreaterThan(6_000);
     expect(put!.inProgressExpiryTimestamp! - Date.now()).toBeLessThanOrEqual(7_000);
@@ -85,7 +86,7 @@ describe('IdempotencyGuard', () => {
 
   it('the use case’s own error comes out unchanged and releases the key', async () => {
     const layer = new ScriptedLayer();
-    const guard = new IdempotencyGuard(layer);
+    const guard = new IdempotencyGuard(layer, dynamoFailure);
     const error = new NotFoundError();
     await expect(guard.run(callWith(randomUUID()), async () => Promise.reject(error))).rejects.toBe(error);
     expect(layer.records.size).toBe(0);

@@ -25,6 +25,7 @@ import { storedItem } from '../support/stored-item.js';
 import { platformToken } from '../support/tokens.js';
 import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 import { outboxWorker } from '../support/outbox-worker.js';
+import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
 
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const logger = new Logger({}, 'error', () => undefined);
@@ -64,7 +65,7 @@ const sweepAll = (deps: OutboxWorkerDeps) => sweep(deps, logger, { perShard: 100
 async function checkoutPayment(options: { action?: OrderAction; amount?: number; scheme?: 'visa' | 'mastercard'; eci?: string } = {}) {
   const scheme = options.scheme ?? 'mastercard';
   const merchant = await seedMerchant();
-  const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, {
+  const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, {
     action: options.action ?? 'AUTH',
     amount: { currencyCode: 'AED', value: options.amount ?? 1000 },
   });
@@ -162,7 +163,7 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
     expect(visa.response.body.paymentMethod.brand).toBe('VISA');
     const direct = await authorizedWorld();
     const mcDirect = await seedMerchant({}, { directWallet: true });
-    const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now }, { kind: 'platform', subject: 'seed', permissions: new Set() }, mcDirect.outletId, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } });
+    const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource }, { kind: 'platform', subject: 'seed', permissions: new Set() }, mcDirect.outletId, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } });
     const mcWorld = { ...mcDirect, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
     const paid = await payDirectly(mcWorld, token, tokenData({ token: { paymentToken: '5204731600014792', tokenExpirationMonth: '08', tokenExpirationYear: '2030' }, brand: 'MASTERCARD', eci: '02' }));
     expect(paid.body).toMatchObject({ state: 'AUTHORISED', paymentMethod: { type: 'DIRECT_WALLET', brand: 'MASTERCARD' } });
@@ -196,7 +197,7 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
   it('an abandoned Mastercard lease settled by a later attempt is confirmed with the SRC ids its lease recorded', async () => {
     const server = await network();
     const merchant = await seedMerchant();
-    const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } });
+    const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } });
     const world = { ...merchant, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
     const leaseMs = paymentDeps.settings.leaseMs;
     paymentDeps.settings.leaseMs = 200; // abandoned = expired, then one more lease period

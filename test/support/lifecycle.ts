@@ -12,6 +12,7 @@ import { invoke, type InvokeResult } from './invoke.js';
 import { payDirectly } from './payments.js';
 import { seedMerchant } from './seed.js';
 import { platformToken } from './tokens.js';
+import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
 
 type Ids = Pick<World, 'outletId' | 'orderRef' | 'paymentRef'>;
 const base = (w: Ids) => `/transactions/outlets/${w.outletId}/orders/${w.orderRef}/payments/${w.paymentRef}`;
@@ -21,7 +22,7 @@ const params = (w: Ids) => ({ outletId: w.outletId, orderRef: w.orderRef, paymen
 export async function authorizedWorld(options: { action?: OrderAction; amount?: number } = {}): Promise<World> {
   const merchant = await seedMerchant({}, { directWallet: true });
   const order = await createOrder(
-    { config: configRepository, orders: orderRepository, now: Date.now },
+    { config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource },
     { kind: 'platform', subject: 'seed', permissions: new Set() },
     merchant.outletId,
     { action: options.action ?? 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },

@@ -5,6 +5,7 @@ import type { PaymentMethodSettings } from '../../lib/core/domain/payment-method
 import type { MerchantConfig } from '../../lib/core/domain/merchant.js';
 import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
 import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
+import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
 
 export const uniqueRef = (prefix: string): string => `${prefix}-${randomBytes(4).toString('hex')}`;
 
@@ -57,7 +58,7 @@ export async function seedWorld(overrides: Partial<MerchantConfig> = {}, options
   const { createOrder } = await import('../../lib/core/orders/orders.js');
   const { orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
   const order = await createOrder(
-    { config: configRepository, orders: orderRepository, now: Date.now, checkout: { sessions: sessionRepository, ttlSeconds: 600, now: Date.now, baseUrl: 'https://pay.test.example' } },
+    { config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource, checkout: { sessions: sessionRepository, ttlSeconds: 600, now: Date.now, baseUrl: 'https://pay.test.example' } },
     { kind: 'platform', subject: 'seed', permissions: new Set() },
     merchant.outletId,
     { action: 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },

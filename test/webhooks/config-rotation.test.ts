@@ -11,6 +11,7 @@ import { MAX_PREVIOUS_SECRETS, SECRET_OVERLAP_MS } from '../../lib/core/webhooks
 import { KmsSecretSealer } from '../../lib/adapters/kms/webhook-secret-sealer.js';
 import { getWebhookConfig, putWebhookConfig, rotateWebhookSecret, signingSecrets, type WebhookConfigDeps } from '../../lib/core/webhooks/webhook-config.js';
 import { seedMerchant } from '../support/seed.js';
+import { dnsWebhookUrlCheck } from '../../lib/adapters/webhooks/url-guard.js';
 
 /** 4.15 use cases over the real Config table and KMS, with a clock the test moves. */
 const platform = { kind: 'platform', subject: 'test', permissions: new Set<string>() } as const;
@@ -24,6 +25,7 @@ function depsAt(start: number, store: WebhookConfigStore = webhookConfigReposito
     webhooks: store,
     sealer: new KmsSecretSealer(kmsClient, process.env.WEBHOOK_SECRETS_KEY_ID!),
     now: () => clock.now,
+    urls: dnsWebhookUrlCheck(),
   };
   return { deps, clock };
 }
@@ -202,7 +204,7 @@ describe('signingSecrets (for the delivery worker)', () => {
     expect(await signingSecrets(deps, 'no-such-merchant', Date.now())).toBeUndefined();
     const lookup = async () => [{ address: '93.184.216.34', family: 4 as const }];
     const { merchantRef } = await seedMerchant({ environment: 'production' });
-    await putWebhookConfig({ ...deps, lookup }, platform, merchantRef, { url: 'https://hooks.merchant.test/in' });
+    await putWebhookConfig({ ...deps, urls: dnsWebhookUrlCheck({ lookup }) }, platform, merchantRef, { url: 'https://hooks.merchant.test/in' });
     expect(await signingSecrets(deps, merchantRef, Date.now())).toMatchObject({ url: 'https://hooks.merchant.test/in', allowLoopback: false, secrets: [expect.stringMatching(/^whsec_/)] });
   });
 });
@@ -212,7 +214,7 @@ describe('URL check with DNS', () => {
     const { merchantRef } = await seedMerchant({ environment: 'production' });
     const { deps } = depsAt(Date.now());
     for (const addresses of [[{ address: '10.0.0.7', family: 4 as const }], [{ address: '93.184.216.34', family: 4 as const }, { address: 'fd00::1', family: 6 as const }]]) {
-      const error = await putWebhookConfig({ ...deps, lookup: async () => addresses }, platform, merchantRef, { url: 'https://hooks.merchant.test/in' }).catch((e: unknown) => e);
+      const error = await putWebhookConfig({ ...deps, urls: dnsWebhookUrlCheck({ lookup: async () => addresses }) }, platform, merchantRef, { url: 'https://hooks.merchant.test/in' }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidRequestError);
       expect((error as InvalidRequestError).errors).toEqual([{ path: 'url', message: expect.any(String) }]);
       expect(JSON.stringify((error as InvalidRequestError).errors)).not.toMatch(/10\.0\.0\.7|fd00/);

@@ -1,10 +1,9 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { DueRef, StoredDelivery } from '../../core/ports/outbox-store.js';
-import { CONFIRMATION_SK_PREFIX } from './due-items.js';
+import { confirmationKey } from './due-items.js';
 import { dynamo } from './dynamo.js';
 import { toEvent } from './event-repository.js';
 
-export const confirmationKey = (merchantRef: string, id: string): DueRef => ({ pk: `CONFIRMATIONS#${merchantRef}`, sk: `${CONFIRMATION_SK_PREFIX}${id}` });
 
 /**
  * Network confirmations drained from payment outboxes, one item each, in the orders table beside
@@ -32,3 +31,5 @@ export class ConfirmationRepository {
     return Items.map(toEvent);
   }
 }
+
+export { confirmationKey };

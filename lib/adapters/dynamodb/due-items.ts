@@ -1,4 +1,4 @@
-import type { DueItem } from '../../core/ports/outbox-store.js';
+import type { DueItem, DueRef } from '../../core/ports/outbox-store.js';
 
 /** Sort-key prefixes of the delivery items (in the orders table, beside the payments). */
 export const EVENT_SK_PREFIX = 'EVENT#';
@@ -14,3 +14,6 @@ export function dueItemOf(pk: string, sk: string): DueItem {
   if (sk.startsWith(CONFIRMATION_SK_PREFIX)) return { ref, kind: 'confirmation' };
   return { ref, kind: 'outbox' };
 }
+
+/** Where a merchant's network confirmation lives (beside its events). */
+export const confirmationKey = (merchantRef: string, id: string): DueRef => ({ pk: `CONFIRMATIONS#${merchantRef}`, sk: `${CONFIRMATION_SK_PREFIX}${id}` });

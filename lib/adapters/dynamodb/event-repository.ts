@@ -4,8 +4,7 @@ import type { EventType, OutboxEvent } from '../../core/events/payment-event.js'
 import type { OutboxConfirmation } from '../../core/network/confirmation.js';
 import type { OutboxEntry } from '../../core/ports/outbox.js';
 import type { DeliveryAttempt, DeliveryStatus, DueItem, DueRef, MerchantEventStore, NextAttempt, OutboxStore, StoredEvent } from '../../core/ports/outbox-store.js';
-import { confirmationKey } from './confirmation-repository.js';
-import { dueItemOf, EVENT_SK_PREFIX } from './due-items.js';
+import { confirmationKey, dueItemOf, EVENT_SK_PREFIX } from './due-items.js';
 import { dynamo } from './dynamo.js';
 import { ALL_DUE_SHARDS, DUE_INDEX, dueShard } from './outbox.js';
 

@@ -1,3 +1,4 @@
+import type { WebhookUrlCheck } from '../../core/ports/webhook-sender.js';
 import { isIPv4, type LookupFunction } from 'node:net';
 import { classifyAddress, type RefusalReason } from './address-policy.js';
 import { refusalFor, resolveAll, type AddressPolicy, type LookupAll } from './host-resolution.js';
@@ -159,5 +160,20 @@ export function guardedLookup(options: { allowLoopback: boolean; lookup?: Lookup
       },
       (error: NodeJS.ErrnoException) => callback(error, ''),
     );
+  };
+}
+
+/** The WebhookUrlCheck port over the guard above (the system resolver unless `lookup` is given). */
+export function dnsWebhookUrlCheck(options: { lookup?: LookupAll } = {}): WebhookUrlCheck {
+  return {
+    async check(raw, { allowLoopback }) {
+      try {
+        const url = await assertSafeWebhookUrl(raw, { allowLoopback, ...(options.lookup ? { lookup: options.lookup } : {}) });
+        return { safe: true, url: url.href };
+      } catch (error) {
+        if (!(error instanceof UnsafeWebhookUrlError)) throw error;
+        return { safe: false, reason: error.message };
+      }
+    },
   };
 }

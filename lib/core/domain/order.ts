@@ -1,13 +1,9 @@
+import type { Amount } from './amount.js';
 import type { PaymentMethod } from './payment-methods.js';
 import type { Payment, PaymentState } from './payment.js';
 import { inAttemptOrder } from './payment-retry.js';
 
 export type OrderAction = 'AUTH' | 'PURCHASE';
-
-export interface Amount {
-  currencyCode: string;
-  value: number;
-}
 
 export interface Order {
   orderRef: string;
@@ -50,3 +46,5 @@ export interface OrderView {
   payments: unknown[];
   createdAt: string;
 }
+
+export type { Amount };

@@ -1,5 +1,5 @@
-import type { Amount } from './order.js';
-import { failureAllowsRetry } from './payment-retry.js';
+import type { DynamicDataType } from '../checkout/dynamic-data.js';
+import type { Amount } from './amount.js';
 
 export type PaymentState =
   | 'STARTED'
@@ -41,7 +41,7 @@ export interface MaskedPaymentMethod {
   expiry?: string;
   paymentAccountReference?: string;
   /** The type of the dynamic data authorized with (e.g. CARD_APPLICATION_CRYPTOGRAM_LONG_FORM); never the value. */
-  cryptogramType?: string;
+  cryptogramType?: DynamicDataType;
 }
 
 /**
@@ -143,46 +143,6 @@ export interface Payment {
   attempt?: number;
   createdAt: string;
   updatedAt: string;
-}
-
-/** The public payment resource of SPEC §3. The lease is internal: PROCESSING shows as its origin. */
-export function toPaymentResource(payment: Payment): Record<string, unknown> {
-  const state = payment.state === 'PROCESSING' ? (payment.leaseFrom ?? 'STARTED') : payment.state;
-  return {
-    paymentRef: payment.paymentRef,
-    orderRef: payment.orderRef,
-    outletId: payment.outletId,
-    state,
-    amount: payment.amount,
-    ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}),
-    ...(payment.eci ? { eci: payment.eci } : {}),
-    ...(payment.authorization && AUTHORISED_STATES.has(state) ? { authorization: payment.authorization } : {}),
-    ...(payment.threeDs && state === 'AWAIT_3DS' ? { threeDs: payment.threeDs } : {}),
-    ...(payment.failure && state === 'FAILED' ? { failure: payment.failure } : {}),
-    // Whether the order can get a new payment after this one (POST …/orders/{orderRef}/payments).
-    ...(state === 'FAILED' ? { retryable: failureAllowsRetry(payment) } : {}),
-    ...(AUTHORISED_STATES.has(state) ? lifecycleView(payment) : {}),
-    createdAt: payment.createdAt,
-    updatedAt: payment.updatedAt,
-  };
-}
-
-/** captures[], refunds[] and the running totals of SPEC §3, oldest operation first. */
-function lifecycleView(payment: Payment): Record<string, unknown> {
-  const money = (value: number) => ({ currencyCode: payment.amount.currencyCode, value });
-  const entries = Object.entries(payment.operations ?? {}).sort(([, a], [, b]) => a.at.localeCompare(b.at));
-  const list = (kind: OperationKind, refName: string) =>
-    entries
-      .filter(([, op]) => op.kind === kind)
-      .map(([ref, op]) => ({ [refName]: ref, amount: money(op.amount), state: op.state, at: op.at, ...(op.failure ? { failure: op.failure } : {}) }));
-  const reversal = entries.find(([, op]) => op.kind === 'REVERSAL');
-  return {
-    captures: list('CAPTURE', 'captureRef'),
-    refunds: list('REFUND', 'refundRef'),
-    ...(reversal ? { reversal: { reversalRef: reversal[0], state: reversal[1].state, at: reversal[1].at } } : {}),
-    capturedAmount: money(payment.capturedAmount ?? 0),
-    refundedAmount: money(payment.refundedAmount ?? 0),
-  };
 }
 
 /**

@@ -8,10 +8,13 @@ import { createHostedSession } from '../orders/hosted-sessions.js';
 import { createOrder, type CreateOrderInput } from '../orders/orders.js';
 import { currentState, type PaymentLinkDeps } from './payment-links.js';
 import type { SessionStore } from '../ports/session-store.js';
+import type { PaymentRepresentation } from '../ports/representation.js';
 
 export interface OpenPaymentLinkDeps extends PaymentLinkDeps {
   sessions: SessionStore;
   sessionTtlSeconds: number;
+  /** How the link's order's payments are shown (createOrder answers the order). */
+  represent: PaymentRepresentation;
 }
 
 /** The public page acts for the platform, on the one outlet the link belongs to. */
@@ -84,7 +87,7 @@ async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, baseUrl
  * payment: the shopper can still pay, the page just offers no way back.
  */
 async function createLinkOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, input: CreateOrderInput, baseUrl: string) {
-  const orderDeps = { config: deps.config, orders: deps.orders, now: deps.now, checkout: { sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds, now: deps.now, baseUrl } };
+  const orderDeps = { config: deps.config, orders: deps.orders, now: deps.now, represent: deps.represent, checkout: { sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds, now: deps.now, baseUrl } };
   try {
     try {
       return await createOrder(orderDeps, LINK_OPENER, link.outletId, link.returnUrl ? { ...input, returnUrl: link.returnUrl } : input);

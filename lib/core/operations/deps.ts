@@ -1,3 +1,4 @@
+import type { PaymentRepresentation } from '../ports/representation.js';
 import type { Logger } from '../ports/logger.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 
@@ -22,6 +23,8 @@ export interface LifecycleDeps {
     maxOperations: number;
   };
   now: () => number;
+  /** How a payment is shown in the events its writes announce (the edge's payment resource). */
+  represent: PaymentRepresentation;
 }
 
 export interface LifecycleFacts {

@@ -28,7 +28,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
     const settledAt = new Date(now).toISOString();
     const totals = totalsAfter(current, operation.kind, operation.amount);
     const after: Payment = { ...current, ...totals, updatedAt: settledAt, operations: { ...current.operations, [ref]: { ...operation, state: 'SUCCEEDED', settledAt } } };
-    const event = paymentEvent(operationEventType(operation.kind, after), order, after, now);
+    const event = paymentEvent(operationEventType(operation.kind, after), order, deps.represent(after), now);
     try {
       const settled = await deps.operations.succeed(current, ref, totals, settledAt, [event, ...operationConfirmations(order, after, ref, now)], now);
       recordPaymentOperation(operation.kind, 'succeeded');

@@ -3,7 +3,8 @@ import type { Principal } from '../auth/principal.js';
 import { orderState, type Amount, type Order, type OrderAction, type OrderView } from '../domain/order.js';
 import { offeredMethods } from '../domain/payment-methods.js';
 import { inAttemptOrder } from '../domain/payment-retry.js';
-import { toPaymentResource, type Payment } from '../domain/payment.js';
+import type { Payment } from '../domain/payment.js';
+import type { PaymentRepresentation } from '../ports/representation.js';
 import { allowedRedirectUrl } from '../domain/redirect-url.js';
 
 
@@ -19,6 +20,8 @@ export interface OrderDeps {
   config: ConfigStore;
   orders: OrderStore;
   now: () => number;
+  /** How an order's payments are shown (the edge's payment resource). */
+  represent: PaymentRepresentation;
 }
 
 /**
@@ -92,7 +95,7 @@ export async function readOrder(deps: OrderDeps, principal: Principal, outletId:
 }
 
 /** The order resource of 4.8; payments first attempt first, so a retry's new payment is last. */
-export async function orderView(deps: Pick<OrderDeps, 'config'>, order: Order, payments: Payment[]): Promise<OrderView> {
+export async function orderView(deps: Pick<OrderDeps, 'config' | 'represent'>, order: Order, payments: Payment[]): Promise<OrderView> {
   const { enablement } = await loadStanding(deps.config, order.tenantRef, order.merchantRef);
   return {
     orderRef: order.orderRef,
@@ -105,7 +108,7 @@ export async function orderView(deps: Pick<OrderDeps, 'config'>, order: Order, p
     ...(order.cancelUrl ? { cancelUrl: order.cancelUrl } : {}),
     state: orderState(payments),
     paymentMethods: offeredMethods(enablement),
-    payments: inAttemptOrder(payments).map(toPaymentResource),
+    payments: inAttemptOrder(payments).map(deps.represent),
     createdAt: order.createdAt,
   };
 }

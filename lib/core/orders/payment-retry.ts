@@ -1,3 +1,4 @@
+import type { PaymentRepresentation } from '../ports/representation.js';
 import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import type { OrderView } from '../domain/order.js';
@@ -17,6 +18,7 @@ export interface PaymentRetryDeps {
   orders: OrderStore;
   links: LinkReader;
   now: () => number;
+  represent: PaymentRepresentation;
 }
 
 /**

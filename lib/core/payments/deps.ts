@@ -1,3 +1,4 @@
+import type { PaymentRepresentation } from '../ports/representation.js';
 
 import type { Logger } from '../ports/logger.js';
 
@@ -40,6 +41,8 @@ export interface PaymentDeps {
     pendingThreeDsSeconds: number;
   };
   now: () => number;
+  /** How a payment is shown in the events its writes announce (the edge's payment resource). */
+  represent: PaymentRepresentation;
 }
 
 /** Per-request facts: where links point, who pays from where, where to log. */

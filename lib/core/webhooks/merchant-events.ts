@@ -3,12 +3,12 @@ import type { Principal } from '../auth/principal.js';
 import { NotFoundError } from '../errors.js';
 import { merchantInScope } from '../merchants/merchants.js';
 
-import type { EventRepository, StoredEvent } from '../../adapters/dynamodb/event-repository.js';
+import type { MerchantEventStore, StoredEvent } from '../ports/outbox-store.js';
 import type { ConfigStore } from '../ports/config-store.js';
 
 export interface MerchantEventsDeps {
   config: Pick<ConfigStore, 'getMerchant'>;
-  events: Pick<EventRepository, 'list' | 'redeliver'>;
+  events: MerchantEventStore;
   now: () => number;
 }
 

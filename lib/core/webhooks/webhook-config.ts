@@ -8,9 +8,9 @@ import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '
 import { liveSecrets, rotateSecrets } from './rotation.js';
 
 import { newSigningSecret } from './signing.js';
-import { assertSafeWebhookUrl, UnsafeWebhookUrlError } from '../../adapters/webhooks/url-guard.js';
 import type { WebhookConfigStore } from '../ports/webhook-config-store.js';
 import type { SecretSealer } from '../ports/secret-sealer.js';
+import type { WebhookUrlCheck } from '../ports/webhook-sender.js';
 
 /** SPEC 4.15: webhook URL and signing secrets of one merchant. */
 export interface WebhookConfigDeps {
@@ -18,8 +18,8 @@ export interface WebhookConfigDeps {
   webhooks: WebhookConfigStore;
   sealer: SecretSealer;
   now: () => number;
-  /** DNS for the URL check; the system resolver unless a test injects one. */
-  lookup?: (hostname: string) => Promise<{ address: string; family: 4 | 6 }[]>;
+  /** The check a URL passes before it is stored (https, public addresses only: SSRF). */
+  urls: WebhookUrlCheck;
 }
 
 export interface WebhookConfigInput {
@@ -113,13 +113,9 @@ export async function signingSecrets(deps: Pick<WebhookConfigDeps, 'merchants' |
 
 /** https, never a private address; http to a loopback host for sandbox merchants only. */
 async function safeUrl(deps: WebhookConfigDeps, merchant: MerchantConfig, raw: string): Promise<string> {
-  try {
-    const url = await assertSafeWebhookUrl(raw, { allowLoopback: merchant.environment === 'sandbox', ...(deps.lookup ? { lookup: deps.lookup } : {}) });
-    return url.href;
-  } catch (error) {
-    if (!(error instanceof UnsafeWebhookUrlError)) throw error;
-    throw new InvalidRequestError('The webhook URL is not allowed.', { errors: [{ path: 'url', message: error.message }], cause: error });
-  }
+  const checked = await deps.urls.check(raw, { allowLoopback: merchant.environment === 'sandbox' });
+  if (!checked.safe) throw new InvalidRequestError('The webhook URL is not allowed.', { errors: [{ path: 'url', message: checked.reason }] });
+  return checked.url;
 }
 
 async function newSecret(deps: WebhookConfigDeps, merchantRef: string) {

@@ -1,6 +1,5 @@
 import { hashSessionToken, isSessionTokenShaped } from '../../core/auth/session-token.js';
 import type { HostedSession } from '../../core/domain/hosted-session.js';
-import { epochSeconds } from '../../adapters/dynamodb/dynamo.js';
 import { scriptLiteral } from '../html-page.js';
 import { BOOTSTRAP_MARKER } from './web-manifest.js';
 
@@ -39,7 +38,7 @@ export async function bootstrapFor(sessionParam: string | undefined, deps: Boots
   if (!sessionParam || !isSessionTokenShaped(sessionParam)) return { error: 'SESSION_INVALID' };
   const session = await deps.sessions.findByTokenHash(hashSessionToken(sessionParam));
   if (!session) return { error: 'SESSION_INVALID' };
-  if (session.expiresAt <= epochSeconds(deps.now())) return { error: 'SESSION_EXPIRED' };
+  if (session.expiresAt <= Math.floor(deps.now() / 1000)) return { error: 'SESSION_EXPIRED' };
   return {
     orderRef: session.orderRef,
     outletId: session.outletId,

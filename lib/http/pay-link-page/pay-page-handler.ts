@@ -14,18 +14,18 @@ import { linkPage } from './link-page.js';
  * its order; anything else → a friendly HTML page in the checkout page's style (404 unknown,
  * 410 expired, cancelled or paid, 503 while a dependency is down), never a JSON error.
  */
-export function createPayPageHandler(deps: OpenPaymentLinkDeps) {
+export function createPayPageHandler(deps: OpenPaymentLinkDeps, options: { publicBaseUrl: string | undefined }) {
   const stack = middy<ApiEvent, ApiResponse, Error, ApiContext>()
     .use(requestContext({ route: 'GET /pay/{linkRef}' }))
-    .handler((event, context) => respond(event, context, deps));
+    .handler((event, context) => respond(event, context, deps, options.publicBaseUrl));
   return withInvocationDeadline((event: ApiEvent, context: Context) => stack(event, context as ApiContext));
 }
 
-async function respond(event: ApiEvent, context: ApiContext, deps: OpenPaymentLinkDeps): Promise<ApiResponse> {
+async function respond(event: ApiEvent, context: ApiContext, deps: OpenPaymentLinkDeps, configuredBaseUrl: string | undefined): Promise<ApiResponse> {
   const linkRef = event.pathParameters?.linkRef ?? '';
   if (!LINK_REF.test(linkRef)) return linkPage('NOT_FOUND'); // never looked up
   try {
-    const { checkoutUrl, link } = await openPaymentLink(deps, linkRef, publicBaseUrl(event));
+    const { checkoutUrl, link } = await openPaymentLink(deps, linkRef, publicBaseUrl(event, configuredBaseUrl));
     context.api.logger.info('payment link opened', { orderRef: link.orderRef, outletId: link.outletId });
     // The Location carries the session token: never cached, never sent on as a Referer.
     return { statusCode: 303, headers: { Location: checkoutUrl, 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer' }, body: '' };

@@ -1,8 +1,8 @@
 import type * as z from 'zod';
-import { idempotencyGuard } from '../composition/idempotency.js';
-import { buildApiHandler, type RouteDefinition } from './api-handler.js';
-import type { IdempotencySupport } from './idempotency.js';
-import type { ApiRequest, ApiResult } from './types.js';
+import { buildApiHandler, type RouteDefinition } from '../http/api-handler.js';
+import type { IdempotencySupport } from '../http/idempotency.js';
+import type { ApiRequest, ApiResult } from '../http/types.js';
+import { idempotencyGuard } from './idempotency.js';
 
 export interface IdempotentRouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteDefinition<P, Q, B> {
   /**

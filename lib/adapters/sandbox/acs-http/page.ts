@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../lib/http/html-page.js';
+import { escapeHtml } from '../../../http/html-page.js';
 
 /** Minimal, accessible HTML for the sandbox ACS. Every interpolation is escaped. */
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0;padding:24px;color:#1a1a2e;background:#f6f7fb}

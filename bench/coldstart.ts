@@ -162,7 +162,7 @@ async function main(): Promise<void> {
   console.log('packaging with osls (stage test, offline)…');
   const packaged = await packageTemplate();
   try {
-    const { functions } = JSON.parse(readFileSync(join(ROOT, 'functions/routes.json'), 'utf8')) as { functions: RouteEntry[] };
+    const { functions } = JSON.parse(readFileSync(join(ROOT, 'lib/http/routes.json'), 'utf8')) as { functions: RouteEntry[] };
     const api = [...functions.filter((entry) => (entry.routes ?? []).length > 0), { name: 'fallback', dir: 'fallback' }];
     const subjects: Subject[] = [];
     for (const entry of api) {

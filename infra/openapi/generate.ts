@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
-import table from '../../functions/routes.json' with { type: 'json' };
+import table from '../../lib/http/routes.json' with { type: 'json' };
 import { componentSchemas, NAMED_SCHEMAS, schemaName, schemaOrRef, ref } from './components.js';
 import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from './examples.js';
 import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
@@ -37,7 +37,7 @@ interface Operation {
   errors: number[];
   /** The route honours Idempotency-Key (its handler says `idempotency: 'supported'`). */
   idempotent?: true;
-  /** Only when the one derived from functions/routes.json does not fit (see `operationIdOf`). */
+  /** Only when the one derived from lib/http/routes.json does not fit (see `operationIdOf`). */
   operationId?: string;
   /** Only when the path rule of `TAGS` does not fit. */
   tag?: string;
@@ -126,7 +126,7 @@ const TAGS: { name: string; description: string; path: RegExp }[] = [
 const tagOf = (op: Operation) => op.tag ?? TAGS.find((tag) => tag.path.test(op.path))?.name;
 
 /**
- * The function's name in functions/routes.json (`createOrder`, `payClickToPay`…): one name per
+ * The function's name in lib/http/routes.json (`createOrder`, `payClickToPay`…): one name per
  * endpoint across the route table, the IAM roles, the logs and the generated clients. A
  * function serving a second verb on the same path (4.5/4.6 take PUT and POST) gets the verb
  * appended for that one (`putPlatformPaymentMethodsPost`).

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * Builds the serverless.yml `functions:` section from functions/routes.json (the one route
+ * Builds the serverless.yml `functions:` section from lib/http/routes.json (the one route
  * table). Used as `functions: ${file(./infra/serverless/functions.cjs)}`: the framework calls
  * the exported function and uses what it returns.
  *
@@ -31,7 +31,7 @@ const fs = require('node:fs');
 const { roleLogicalId, ACCESS_GROUPS, webhookSecretsKeyId } = require('./iam.cjs');
 const { stageSettings } = require('./stage.cjs');
 
-const ROUTES_FILE = path.join(__dirname, '..', '..', 'functions', 'routes.json');
+const ROUTES_FILE = path.join(__dirname, '..', '..', 'lib', 'http', 'routes.json');
 
 /** Access groups that handle payments: bigger, slower (authorizer round trip). */
 const PAYMENT_GROUPS = new Set(['payments', 'paymentsDecrypt', 'lifecycle']);

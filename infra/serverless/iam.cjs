@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * One IAM role per access group (the `access` of each function in functions/routes.json).
+ * One IAM role per access group (the `access` of each function in lib/http/routes.json).
  * Every role gets exactly what its functions call, nothing with `Resource: '*'`:
  *
  * | group           | DynamoDB                                                                | KMS (payload keys)                         |

@@ -1,3 +1,4 @@
+import './logging.js'; // the configured log level, before anything logs
 import { resolve } from 'node:path';
 import { SessionRepository } from '../adapters/dynamodb/session-repository.js';
 import type { CheckoutPageDeps } from '../http/checkout-page/page-handler.js';

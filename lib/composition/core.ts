@@ -1,3 +1,4 @@
+import './logging.js'; // the configured log level, before anything logs
 import '../adapters/metrics/emf-recorder.js'; // installs the EMF adapter behind the metrics port (flushed by the edge)
 import { AccessTokenVerifier } from '../core/auth/access-token.js';
 import { Authenticator } from '../core/auth/authenticator.js';

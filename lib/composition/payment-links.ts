@@ -1,3 +1,4 @@
+import './logging.js'; // the configured log level, before anything logs
 import { documentClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';
 import { PaymentLinkRepository } from '../adapters/dynamodb/payment-link-repository.js';

@@ -1,3 +1,4 @@
+import './logging.js'; // the configured log level, before anything logs
 import { createSandboxAcsHandler } from '../adapters/sandbox/acs-http/handler.js';
 import { logger } from '../core/ports/logger.js';
 import { documentClient } from './aws.js';

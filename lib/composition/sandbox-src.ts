@@ -1,3 +1,4 @@
+import './logging.js'; // the configured log level, before anything logs
 import { createSandboxSrcHandler } from '../adapters/sandbox/src/http.js';
 import { documentClient } from './aws.js';
 import { sandboxConfig } from './config/sandbox-config.js';

@@ -1,3 +1,4 @@
+import './logging.js'; // the configured log level, before anything logs
 import '../adapters/metrics/emf-recorder.js'; // installs the EMF adapter behind the metrics port
 import { documentClient } from './aws.js';
 import { serviceConfig } from './config/service-config.js';

@@ -1,4 +1,4 @@
-import table from '../../functions/routes.json' with { type: 'json' };
+import table from './routes.json' with { type: 'json' };
 
 export interface RouteEntry {
   method: string;

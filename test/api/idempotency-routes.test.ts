@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import table from '../../functions/routes.json' with { type: 'json' };
+import table from '../../lib/http/routes.json' with { type: 'json' };
 
 /**
  * SPEC 4.13: every POST that creates or changes something takes an Idempotency-Key. The sandbox

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * Packages the service with `osls package` (offline: no AWS credentials, no network) and checks
- * the CloudFormation template it would deploy: functions and routes from functions/routes.json,
+ * the CloudFormation template it would deploy: functions and routes from lib/http/routes.json,
  * one least-privilege role per access group, tables, the payload and webhook-secrets KMS keys
  * and the Lambda environment.
  *
@@ -48,7 +48,7 @@ interface Statement {
   Condition?: Json;
 }
 
-const routeTable = (JSON.parse(readFileSync(join(ROOT, 'functions/routes.json'), 'utf8')) as { functions: RouteTableEntry[] }).functions;
+const routeTable = (JSON.parse(readFileSync(join(ROOT, 'lib/http/routes.json'), 'utf8')) as { functions: RouteTableEntry[] }).functions;
 const allFunctions: RouteTableEntry[] = [...routeTable, { name: 'fallback', dir: 'fallback', access: 'public', routes: [] }];
 const missingHandlers = [...allFunctions.map((fn) => `functions/${fn.dir}/handler.ts`), 'web/src/main.tsx'].filter(
   (file) => !existsSync(join(ROOT, file)),

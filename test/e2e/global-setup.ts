@@ -114,11 +114,11 @@ async function registerPayloadKey(baseUrl: string, token: string, networks: Fake
 /**
  * serverless-offline loads each function on its first request; on a busy machine that cold
  * start can exceed the function's timeout (504 "Lambda timeout"). Scenarios test the page,
- * not cold starts: call every route of functions/routes.json once (no token, dummy ids — a
+ * not cold starts: call every route of lib/http/routes.json once (no token, dummy ids — a
  * fast 4xx) and retry while the answer is a 504.
  */
 async function warmUp(baseUrl: string): Promise<void> {
-  const table = JSON.parse(await readFile(join(ROOT, 'functions', 'routes.json'), 'utf8')) as { functions: { routes: string[] }[] };
+  const table = JSON.parse(await readFile(join(ROOT, 'lib', 'http', 'routes.json'), 'utf8')) as { functions: { routes: string[] }[] };
   for (const route of table.functions.flatMap((fn) => fn.routes)) {
     const [method, path] = route.split(' ') as [string, string];
     const url = `${baseUrl}${path.replace(/\{[^}]+\}/g, 'warm-up')}`;

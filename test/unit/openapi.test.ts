@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import table from '../../functions/routes.json' with { type: 'json' };
+import table from '../../lib/http/routes.json' with { type: 'json' };
 import { buildOpenApi, OPENAPI_PATH } from '../../infra/openapi/generate.js';
 import { NAMED_SCHEMAS, problemSchema } from '../../infra/openapi/components.js';
 import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from '../../infra/openapi/examples.js';
@@ -17,7 +17,7 @@ describe('docs/openapi.json', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(buildOpenApi())));
   });
 
-  it('documents every API route of functions/routes.json', () => {
+  it('documents every API route of lib/http/routes.json', () => {
     const paths = buildOpenApi().paths as Record<string, Record<string, unknown>>;
     const apiRoutes = table.functions
       .flatMap((fn) => fn.routes)

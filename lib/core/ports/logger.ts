@@ -6,8 +6,11 @@ import { isCardLikeNumber, REDACTED_CARD_NUMBER, redactCardNumbers } from '../do
  * redact-card-numbers.ts) are masked in every string, so a careless
  * `logger.info('x', { body })` cannot leak card data — and ids such as UUIDs stay whole.
  */
-type Level = 'debug' | 'info' | 'warn' | 'error';
+export type Level = 'debug' | 'info' | 'warn' | 'error';
 const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
+
+/** A level name, or undefined if it is none (LOG_LEVEL is parsed by the composition). */
+export const parseLevel = (value: string | undefined): Level | undefined => (value !== undefined && value in order ? (value as Level) : undefined);
 
 // Cryptograms also travel as TAVV/CAVV/authenticationValue (3DS); one-time codes as otp.
 const SENSITIVE_KEY = /token|authorization|secret|password|cryptogram|tavv|cavv|authenticationvalue|^otp$|otpcode|otpvalue|pan$|primaryaccount|cvv|cvc|securitycode|privatekey|plaintext|ciphertext|encrypted|jwe|jws|dynamicdata|^d$|^p$|^q$|creq|cres/i;
@@ -46,16 +49,25 @@ export class Logger {
    */
   private readonly context: LogFields;
 
+  /** Shared by a logger and its children, so the root's level (set by the composition) reaches them all. */
+  private readonly threshold: { level: Level };
+
   constructor(
     context: LogFields = {},
-    private readonly minLevel: Level = (process.env.LOG_LEVEL as Level) in order ? (process.env.LOG_LEVEL as Level) : 'info',
-    private readonly sink: (line: string) => void = (line) => process.stdout.write(line + '\n'),
+    minLevel: Level | { level: Level } = 'info',
+    private readonly sink: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
   ) {
     this.context = redact(context) as LogFields;
+    this.threshold = typeof minLevel === 'string' ? { level: minLevel } : minLevel;
   }
 
   child(fields: LogFields): Logger {
-    return new Logger({ ...this.context, ...fields }, this.minLevel, this.sink);
+    return new Logger({ ...this.context, ...fields }, this.threshold, this.sink);
+  }
+
+  /** The composition sets the level from its configuration (LOG_LEVEL) once, at cold start. */
+  setLevel(level: Level): void {
+    this.threshold.level = level;
   }
 
   debug(message: string, fields?: LogFields): void { this.write('debug', message, fields); }
@@ -64,10 +76,14 @@ export class Logger {
   error(message: string, fields?: LogFields): void { this.write('error', message, fields); }
 
   private write(level: Level, message: string, fields?: LogFields): void {
-    if (order[level] < order[this.minLevel]) return;
+    if (order[level] < order[this.threshold.level]) return;
     const entry = { level, time: new Date().toISOString(), message: redactCardNumbers(message), ...this.context, ...(fields && (redact(fields) as LogFields)) };
     this.sink(JSON.stringify(entry));
   }
 }
 
+/**
+ * The service's root logger: every request's logger is a child of it. Its level is `info` until
+ * the composition sets the configured one (lib/composition/logging.ts).
+ */
 export const logger = new Logger({ service: 'click-to-pay' });

@@ -18,6 +18,9 @@ import type { ApiEvent } from '../http/types.js';
  * warm invocation. Payment-only pieces live in ./payments.ts so that config functions do
  * not load (or need permissions for) them.
  */
+/** The one clock: every use case and store is handed this (tests hand a frozen one). */
+export const clock: () => number = Date.now;
+
 export const configRepository = new ConfigRepository(documentClient, serviceConfig.CONFIG_TABLE);
 export const orderRepository = new OrderRepository(documentClient, serviceConfig.ORDERS_TABLE);
 // The orders table too: payment routes read a session's order and payment beside it (findWithPayment).
@@ -29,10 +32,8 @@ export const authenticator = new Authenticator(
     audience: authConfig.AUTH_AUDIENCE,
   }),
   sessionRepository,
-);
+  clock);
 
-/** The one clock: every use case and store is handed this (tests hand a frozen one). */
-export const clock: () => number = Date.now;
 
 /** Orders (4.8, GET order) and the sessions minted with them. */
 export const orderDeps = { config: configRepository, orders: orderRepository, now: clock, represent: toPaymentResource };

@@ -10,7 +10,7 @@ import { sandboxAcsRepository } from './sandbox-acs.js';
 import { SandboxThreeDsServer } from '../adapters/sandbox/sandbox-three-ds.js';
 import { PaymentRepository } from '../adapters/dynamodb/payment-repository.js';
 import { ReplayRepository } from '../adapters/dynamodb/replay-repository.js';
-import { configRepository, orderRepository } from './core.js';
+import { clock, configRepository, orderRepository } from './core.js';
 import { paymentLinkRepository } from './payment-links.js';
 import { CachedStanding } from '../core/merchants/standing-cache.js';
 import { payloadKeyVault } from './keys.js';
@@ -41,7 +41,7 @@ const sandboxThreeDsServer = new SandboxThreeDsServer(sandboxAcsRepository, {
 
 export const paymentDeps: PaymentDeps = {
   config: configRepository,
-  standing: new CachedStanding(configRepository, paymentConfig.CONFIG_CACHE_SECONDS * 1000),
+  standing: new CachedStanding(configRepository, paymentConfig.CONFIG_CACHE_SECONDS * 1000, clock),
   orders: orderRepository,
   payments: paymentRepository,
   links: paymentLinkRepository,

@@ -24,7 +24,11 @@ export function currentDeadline(): Deadline | undefined {
   return storage.getStore();
 }
 
-/** Milliseconds left before the invocation's deadline (Infinity outside an invocation). */
+/**
+ * Milliseconds left before the invocation's deadline (Infinity outside an invocation). Wall
+ * time on purpose: the deadline is Lambda's own budget, not the domain's clock (a test that
+ * freezes the use cases' clock still runs against real time here).
+ */
 export function remainingMs(now = Date.now()): number {
   const deadline = storage.getStore();
   return deadline ? deadline.at - now : Number.POSITIVE_INFINITY;

@@ -43,7 +43,7 @@ describe('the merchant standing cache of the payment functions (CONFIG_CACHE_SEC
   });
 
   it('shares one read between concurrent misses and never caches a failed read', async () => {
-    const cache = new CachedStanding(configRepository, 10_000);
+    const cache = new CachedStanding(configRepository, 10_000, Date.now);
     const w = await seedWorld();
     const merchantReads = vi.spyOn(configRepository, 'getMerchant');
     await Promise.all(Array.from({ length: 10 }, () => cache.load(w.tenantRef, w.merchantRef)));
@@ -55,7 +55,7 @@ describe('the merchant standing cache of the payment functions (CONFIG_CACHE_SEC
   });
 
   it('with 0 s reads every time', async () => {
-    const cache = new CachedStanding(configRepository, 0);
+    const cache = new CachedStanding(configRepository, 0, Date.now);
     const w = await seedWorld();
     const merchantReads = vi.spyOn(configRepository, 'getMerchant');
     await cache.load(w.tenantRef, w.merchantRef);

@@ -30,7 +30,7 @@ export class Authenticator {
   constructor(
     private readonly accessTokens: AccessTokenVerifier,
     private readonly sessions: SessionLookup,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   async authenticate(header: string | undefined): Promise<Principal> {

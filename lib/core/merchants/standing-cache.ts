@@ -23,7 +23,7 @@ export class CachedStanding implements StandingSource {
   constructor(
     private readonly config: ConfigStore,
     private readonly ttlMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number,
   ) {}
 
   load(tenantRef: string, merchantRef: string): Promise<MerchantStanding> {

@@ -85,7 +85,7 @@ export async function drainOutbox(deps: OutboxWorkerDeps, ref: DueRef): Promise<
  * before the deadline, so the delivery stays due for the next invocation (stream or sweep).
  */
 export async function claimDue(deps: OutboxWorkerDeps, ref: DueRef): Promise<{ item: StoredDelivery; now: number; claimedUntil: number; at: string } | undefined> {
-  if (remainingMs(deps.now()) < DELIVERY_RESERVE_MS) return undefined;
+  if (remainingMs() < DELIVERY_RESERVE_MS) return undefined;
   const now = deps.now();
   const claimedUntil = now + deps.settings.claimMs;
   const item = await deps.store.claim(ref, now, claimedUntil);

@@ -6,8 +6,10 @@
  * (Nemec, Sýs, Švenda, Klinec, Matyáš, "The Return of Coppersmith's Attack", ACM CCS 2017;
  * https://github.com/crocs-muni/roca, `roca/detect.py`, and `java/RocaDetect.java`, which tests
  * the same property through the order of 65537 modulo the primorial). A modulus that is not
- * from RSALib passes all 38 tests by chance with probability about 2^-154, so a hit means the
- * key's factors can be recovered (for 2048 bits, in CPU-years) and the key is never trusted.
+ * from RSALib passes all 38 tests by chance with probability about 2^-28 (the product of
+ * |subgroup| / (r − 1) over the primes: one ordinary key in some 240 million), so a hit means,
+ * in practice, a key whose factors can be recovered from its public half (for 2048 bits, in
+ * CPU-years), and the key is never trusted.
  *
  * The subgroups are computed here from that definition, not copied from the detector's
  * precomputed masks.

@@ -1,8 +1,7 @@
 import { CheckoutSignatureInvalidError } from '../errors.js';
 import { JwksSource, type JwksSourceOptions, type VerificationKey } from '../jose/jwks-source.js';
 
-/** The network name whose keys are trusted for sandbox merchants only (SPEC §5). */
-export const SANDBOX_NETWORK = 'sandbox';
+export { SANDBOX_NETWORK } from './sandbox-network-name.js';
 
 export interface TrustedNetwork {
   name: string;

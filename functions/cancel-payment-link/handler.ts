@@ -1,6 +1,7 @@
 import { authenticator } from '../../lib/composition/core.js';
 import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/http/idempotent-api-handler.js';
+import { headerValue } from '../../lib/http/json-body.js';
 import { noQuery, publicBaseUrl } from '../../lib/http/params.js';
 import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
 import { cancelPaymentLink } from '../../lib/services/payment-links.js';
@@ -16,6 +17,6 @@ export const handler = idempotentApiHandler(
     query: noQuery,
   },
   async ({ params, principal, event }) => ({
-    body: await cancelPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, publicBaseUrl(event)),
+    body: await cancelPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, publicBaseUrl(event), headerValue(event, 'idempotency-key')),
   }),
 );

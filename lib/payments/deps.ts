@@ -9,7 +9,7 @@ import type { NetworkKeyRing } from '../checkout/network-keys.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from './authorizer.js';
 import type { ThreeDsServer } from './three-ds-server.js';
-import type { LinkReader } from '../services/link-cancellation.js';
+import type { LinkGuard } from '../services/link-cancellation.js';
 
 /** Everything the payment use cases need, passed in (ports and adapters). */
 export interface PaymentDeps {
@@ -19,7 +19,7 @@ export interface PaymentDeps {
   orders: OrderRepository;
   payments: PaymentRepository;
   /** The payment link an order belongs to: a cancelled link's order is not paid (link-cancellation.ts). */
-  links: LinkReader;
+  links: LinkGuard;
   replay: ReplayRepository;
   keys: PayloadKeyVault;
   networks: NetworkKeyRing;

@@ -193,9 +193,9 @@ describe('no cancel while a payment is under way', () => {
   it('a lease taken after the cancel’s check but before its write: the cancel is undone (409), the link stays ACTIVE', async () => {
     const { linkRef, ids } = await openedLink();
     const cancel = paymentLinkRepository.cancel.bind(paymentLinkRepository);
-    vi.spyOn(paymentLinkRepository, 'cancel').mockImplementationOnce(async (ref, at) => {
+    vi.spyOn(paymentLinkRepository, 'cancel').mockImplementationOnce(async (ref, at, cancelId) => {
       await markProcessing(ids);
-      return cancel(ref, at);
+      return cancel(ref, at, cancelId);
     });
     const cancelled = await cancelPaymentLink(m.outletId, linkRef, token);
     expect(cancelled.status).toBe(409);

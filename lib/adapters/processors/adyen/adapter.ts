@@ -27,13 +27,13 @@ export class AdyenProcessor implements ProcessorAdapter {
   async authorize(request: ProcessorAuthorizationRequest, signal: AbortSignal): Promise<ProcessorOutcome> {
     const body = toPaymentRequest(request, this.config);
     const answer = await this.client.payments(body, operationKey('AUTHORIZE', request.idempotencyKey), signal);
-    return outcomeOfPayment(answer, request.idempotencyKey);
+    return outcomeOfPayment(answer, body);
   }
 
   async modify(request: ProcessorModificationRequest, signal: AbortSignal): Promise<ProcessorOutcome> {
     const body = toModificationRequest(request, this.config.merchantAccount);
     const answer = await this.client.modify(ADYEN_MODIFICATION[request.kind], request.processorReference, body, operationKey(request.kind, request.idempotencyKey), signal);
-    return outcomeOfModification(answer, request.idempotencyKey, request.processorReference);
+    return outcomeOfModification(answer, { reference: body.reference, paymentPspReference: request.processorReference, ...(body.amount ? { amount: body.amount } : {}) });
   }
 
   async recover(query: RecoveryQuery, signal: AbortSignal): Promise<RecoveryAnswer> {

@@ -10,10 +10,12 @@ import type { AdyenModificationResponse, AdyenPaymentResponse } from './types.js
  * the AUTHORISATION notification; an answer asking for Adyen's own 3DS or a redirect (which the
  * service never runs: it sent mpiData) is a decline that asks for authentication. The answer
  * must name our reference: one that names another is the first answer of another request under
- * the same key — never taken as ours.
+ * the same key — never taken as ours (Adyen returns the first answer for a key whatever the
+ * body: a second request under it would otherwise be mistaken for the first).
  */
-export function outcomeOfPayment(answer: AdyenPaymentResponse, reference: string): ProcessorOutcome {
-  if (answer.merchantReference !== undefined && answer.merchantReference !== reference) throw new ProcessorMaybeSentError('adyen', 'idempotency-conflict');
+export function outcomeOfPayment(answer: AdyenPaymentResponse, request: { reference: string; amount: { currency: string; value: number } }): ProcessorOutcome {
+  const other = (answer.merchantReference !== undefined && answer.merchantReference !== request.reference) || (answer.amount !== undefined && (answer.amount.value !== request.amount.value || answer.amount.currency !== request.amount.currency));
+  if (other) throw new ProcessorMaybeSentError('adyen', 'idempotency-conflict');
   const pspReference = answer.pspReference;
   switch (answer.resultCode) {
     case 'Authorised':
@@ -38,8 +40,9 @@ export function outcomeOfPayment(answer: AdyenPaymentResponse, reference: string
 }
 
 /** A modification answer (201 received): the modification is pending until its notification. */
-export function outcomeOfModification(answer: AdyenModificationResponse, reference: string, paymentPspReference: string): ProcessorOutcome {
-  if ((answer.reference !== undefined && answer.reference !== reference) || answer.paymentPspReference !== paymentPspReference) {
+export function outcomeOfModification(answer: AdyenModificationResponse, request: { reference: string; paymentPspReference: string; amount?: { value: number } }): ProcessorOutcome {
+  const otherAmount = request.amount !== undefined && answer.amount !== undefined && answer.amount.value !== request.amount.value;
+  if ((answer.reference !== undefined && answer.reference !== request.reference) || answer.paymentPspReference !== request.paymentPspReference || otherAmount) {
     throw new ProcessorMaybeSentError('adyen', 'idempotency-conflict');
   }
   return { kind: 'pending', processorReference: answer.pspReference };

@@ -47,7 +47,9 @@ export class CheckoutComProcessor implements ProcessorAdapter {
     if (found.length === 0) return { kind: 'absent' };
     // One reference, one payment: if there were ever two, the approved one is the money that moved.
     const payment = found.find((candidate) => candidate.approved) ?? found[0]!;
-    const authorization = payment.approved ? undefined : (await this.client.actions(payment.id, signal)).find((action) => action.type === 'Authorization');
+    // A decline's response code is on its Authorization action; an approval or a pending payment needs none.
+    const declined = !payment.approved && payment.status !== 'Pending';
+    const authorization = declined ? (await this.client.actions(payment.id, signal)).find((action) => action.type === 'Authorization') : undefined;
     return { kind: 'known', outcome: outcomeOfDetails(payment, authorization) };
   }
 }

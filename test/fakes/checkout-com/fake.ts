@@ -234,7 +234,7 @@ function statusOf(payment: Payment): string {
 function details(payment: Payment) {
   return {
     id: payment.id, requested_on: payment.requested_on, amount: payment.amount, currency: payment.currency, reference: payment.reference,
-    approved: payment.approved, status: payment.status, _links: { self: { href: `/payments/${payment.id}` } },
+    approved: payment.approved, status: payment.status, _links: { self: { href: `/payments/${payment.id}` }, actions: { href: `/payments/${payment.id}/actions` } },
   };
 }
 

@@ -107,7 +107,7 @@ export const checkoutComNas: Transcription = {
           type: 'string',
           enum: ['Pending', 'Authorized', 'Card Verified', 'Voided', 'Partially Captured', 'Captured', 'Partially Refunded', 'Refunded', 'Declined', 'Canceled', 'Expired', 'Paid'],
         },
-        _links: { type: 'object', properties: {} },
+        _links: { type: 'object', required: ['self', 'actions'], properties: {} },
       },
     },
     PaymentListResponse: {

@@ -204,3 +204,24 @@ describe('Adyen failures: maybe sent, then recovered by replay under the same ke
     expect(text).not.toContain(fake.apiKey);
   });
 });
+
+describe('Adyen transient errors', () => {
+  it('takes an error marked Transient-Error: true as not performed, but never a 704', async () => {
+    const { createServer } = await import('node:http');
+    let answer = { status: 500, body: { status: 500, errorCode: '905', errorType: 'internal', message: 'Payment details are not supported' } };
+    const server = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(answer.status, { 'content-type': 'application/json', 'transient-error': 'true', connection: 'close' }).end(JSON.stringify(answer.body)));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as import('node:net').AddressInfo;
+      const transient = new AdyenProcessor({ ...configFor(fake), baseUrl: `http://127.0.0.1:${port}` });
+      await expect(transient.authorize(authorization(), signal())).rejects.toMatchObject({ name: 'ProcessorNotReachedError', reason: 'processor-transient-refusal' });
+      answer = { status: 422, body: { status: 422, errorCode: '704', errorType: 'validation', message: 'request already processed or in progress' } };
+      await expect(transient.authorize(authorization(), signal())).rejects.toMatchObject({ name: 'ProcessorMaybeSentError', reason: 'in-progress' });
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { adyenCheckoutV71 } from '../../../lib/adapters/processors/adyen/api-schema.js';
 import { startFaultServer, type FakeAnswer, type FakeRequest, type FaultServer } from '../fault-server.js';
 import { violations } from '../schema-check.js';
@@ -30,8 +30,8 @@ export interface AdyenFake extends Omit<FaultServer, 'url'> {
   processingDelayMs: number;
 }
 
+/** A key's record: absent answer while the first request under it is running. Adyen compares no bodies. */
 interface Stored {
-  bodyHash: string;
   answer?: FakeAnswer;
 }
 
@@ -86,14 +86,13 @@ export async function startAdyenFake(options: AdyenFakeOptions = {}): Promise<Ad
       rejections.push({ path: request.path, problems: ['Idempotency-Key header: missing or longer than 64'] });
       return error(422, '702', 'validation', 'Idempotency-Key missing or too long');
     }
-    const bodyHash = createHash('sha256').update(request.rawBody).digest('hex');
     const stored = keys.get(key);
     if (stored?.answer) return withKey(stored.answer, key); // the first answer, whatever was sent now
     if (stored) return error(422, '704', 'validation', 'request already processed or in progress');
-    keys.set(key, { bodyHash });
+    keys.set(key, {});
     if (state.processingDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.processingDelayMs));
     const answer = route.kind === 'payments' ? authorise(request.body as PaymentBody, key) : modify(route.kind, route.pspReference, request.body as ModificationBody, key);
-    keys.set(key, { bodyHash, answer });
+    keys.set(key, { answer });
     return withKey(answer, key);
   }
 

@@ -21,6 +21,8 @@ export interface SchemaOptions {
    * demo and tests whose notification endpoint is a loopback server. Off, the schema is the table.
    */
   loopbackHttpAllowed?: boolean;
+  /** `ignore`: the "Required if" clauses are not enforced (a reader that checks presence itself). Default `enforce`. */
+  conditions?: 'enforce' | 'ignore';
 }
 
 /** An issue's params: `missing` marks a required field that is absent (EMV error 201 rather than 203). */
@@ -40,6 +42,7 @@ export function schemaOf(table: FieldTable, options: SchemaOptions): z.ZodType<R
     shape[row.name] = row.inclusion === 'Required' ? value : value.optional();
   }
   const object = options.unknownFields === 'refuse' ? z.strictObject(shape) : z.looseObject(shape);
+  if (options.conditions === 'ignore') return object;
   const conditional = rows.filter((row) => row.inclusion === 'Conditional' && row.requiredIf?.some((clause) => parseClause(clause)));
   if (conditional.length === 0) return object;
   return object.superRefine((message, ctx) => {

@@ -73,13 +73,28 @@ function requirementsOf(details: HTMLElement): Partial<FieldRow> {
   return out;
 }
 
-/** The distinct "Required if" clauses, less those naming the scenario itself (deviceChannel, messageCategory). */
+/**
+ * The "Required if" clauses for a browser payment. A table renders one variant of its conditions
+ * per scenario (attributes deviceChannel / messageCategory); the clauses of one variant all have
+ * to hold (the deviceChannel 01 variant of ARes acsSignedContent drops "deviceChannel is 01" and
+ * keeps "transStatus is C"). So: the browser-payment variant, else the generic one, with clauses
+ * on the scenario itself resolved — a clause that fails for a browser payment means the field is
+ * never conditionally required there, one that holds is dropped.
+ */
 function conditionsOf(details: HTMLElement): string[] {
-  const clauses = new Set<string>();
-  for (const condition of details.querySelectorAll('.conditions > div').map(text)) {
-    for (const match of condition.matchAll(/Required if (.+?)(?= Required if|$)/g)) clauses.add(match[1]!.trim());
+  const variants = details.querySelectorAll('.conditions > div');
+  if (variants.length === 0) return [];
+  const scenario = (v: HTMLElement) => [v.getAttribute('deviceChannel') ?? '', v.getAttribute('messageCategory') ?? ''].join('/');
+  const chosen = ['02/01', '02/', '/01', '/'].map((key) => variants.find((v) => scenario(v) === key)).find(Boolean);
+  if (!chosen) return [];
+  const clauses = [...chosen.text.replace(/\s+/g, ' ').matchAll(/Required if (.+?)(?= Required if|$)/g)].map((m) => m[1]!.trim());
+  const kept: string[] = [];
+  for (const clause of clauses) {
+    const scenarioClause = /^(deviceChannel|messageCategory) is "(\d\d)"$/.exec(clause);
+    if (!scenarioClause) kept.push(clause);
+    else if (scenarioClause[2] !== (scenarioClause[1] === 'deviceChannel' ? '02' : '01')) return [];
   }
-  return [...clauses].filter((clause) => !/^(messageCategory|deviceChannel) is "\d\d"$/.test(clause));
+  return kept;
 }
 
 const text = (node: HTMLElement | null | undefined) => (node ? node.text.replace(/\s+/g, ' ').trim() : '');

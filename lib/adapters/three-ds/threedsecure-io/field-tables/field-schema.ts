@@ -43,13 +43,14 @@ export function schemaOf(table: FieldTable, options: SchemaOptions): z.ZodType<R
   }
   const object = options.unknownFields === 'refuse' ? z.strictObject(shape) : z.looseObject(shape);
   if (options.conditions === 'ignore') return object;
-  const conditional = rows.filter((row) => row.inclusion === 'Conditional' && row.requiredIf?.some((clause) => parseClause(clause)));
+  const conditional = rows.filter((row) => row.inclusion === 'Conditional' && row.requiredIf?.length && row.requiredIf.every((clause) => parseClause(clause)));
   if (conditional.length === 0) return object;
   return object.superRefine((message, ctx) => {
     for (const row of conditional) {
       if (message[row.name] !== undefined) continue;
-      const holding = row.requiredIf!.find((clause) => parseClause(clause)?.(message));
-      if (holding) ctx.addIssue({ code: 'custom', path: [row.name], message: `required if ${holding}`, params: { missing: true } satisfies FieldIssueParams });
+      if (row.requiredIf!.every((clause) => parseClause(clause)!(message))) {
+        ctx.addIssue({ code: 'custom', path: [row.name], message: `required if ${row.requiredIf!.join(' and ')}`, params: { missing: true } satisfies FieldIssueParams });
+      }
     }
   });
 }
@@ -159,7 +160,7 @@ function validDate(ymd: string, hms: string): boolean {
 
 type Condition = (message: Record<string, unknown>) => boolean;
 
-/** The simple forms of a "Required if" clause; undefined for a compound one (not enforced). */
+/** The simple forms of a "Required if" clause; undefined for a compound one (its row is not enforced). */
 export function parseClause(clause: string): Condition | undefined {
   let m = /^(\w+) is true$/.exec(clause);
   if (m) return (message) => message[m![1]!] === true;

@@ -19,10 +19,11 @@ export interface FieldRow {
   enum?: readonly string[];
   format?: FieldFormat;
   /**
-   * The documentation's "Required if …" clauses, verbatim, that apply to a browser payment (any
-   * one makes the field required). field-schema.ts enforces the simple forms (`F is true`,
-   * `F is "V"`, `F is not "V"`, `F is one of [a, b]`, `F is not empty`); compound clauses are
-   * kept for the record and not enforced.
+   * The documentation's "Required if …" clauses for a browser payment, verbatim; all of them
+   * must hold (a table's scenario variant lists the clauses that remain once the scenario's own
+   * are resolved: infra/three-ds/doc-field-tables.ts). field-schema.ts enforces the simple forms
+   * (`F is true`, `F is "V"`, `F is not "V"`, `F is one of [a, b]`, `F is not empty`); a row
+   * with a compound clause is kept for the record and not enforced.
    */
   requiredIf?: readonly string[];
   /**

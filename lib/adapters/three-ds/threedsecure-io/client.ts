@@ -15,6 +15,8 @@ export interface ClientOptions {
   baseUrl: string;
   apiKey: string;
   fetch?: typeof fetch;
+  /** Accept a loopback http acsURL where 2.3.1 says https (a local demo against the fake); never in production. */
+  loopbackHttpAllowed?: boolean;
 }
 
 export type Crd = z.output<typeof crdSchema>;
@@ -57,11 +59,18 @@ const crdSchema = schemaOf(CRD_TABLE, {
 
 const ARES_FIELDS = ['messageType', 'messageVersion', 'threeDSServerTransID', 'acsTransID', 'dsTransID', 'transStatus', 'transStatusReason', 'authenticationValue', 'eci', 'acsURL', 'acsChallengeMandated'];
 const RREQ_FIELDS = ['messageType', 'messageVersion', 'threeDSServerTransID', 'acsTransID', 'dsTransID', 'transStatus', 'transStatusReason', 'authenticationValue', 'eci', 'challengeCancel'];
-const aresSchemas = bySupportedVersion((version) => schemaOf(ARES[version], { unknownFields: 'keep', only: ARES_FIELDS, conditions: 'ignore' }));
-const rreqSchemas = bySupportedVersion((version) => schemaOf(RREQ[version], { unknownFields: 'keep', only: RREQ_FIELDS, conditions: 'ignore' }));
+const readers = (loopbackHttpAllowed: boolean) => ({
+  ares: bySupportedVersion((version) => schemaOf(ARES[version], { unknownFields: 'keep', only: ARES_FIELDS, conditions: 'ignore', loopbackHttpAllowed })),
+  rreq: bySupportedVersion((version) => schemaOf(RREQ[version], { unknownFields: 'keep', only: RREQ_FIELDS, conditions: 'ignore', loopbackHttpAllowed })),
+});
+const READERS = { published: readers(false), loopback: readers(true) };
 
 export class ThreeDSecureIoClient {
-  constructor(private readonly options: ClientOptions) {}
+  private readonly readers: ReturnType<typeof readers>;
+
+  constructor(private readonly options: ClientOptions) {
+    this.readers = READERS[options.loopbackHttpAllowed ? 'loopback' : 'published'];
+  }
 
   /** preauth.rst: the card range's CRD. An Erro (e.g. 305 "Unknown BIN": not enrolled) throws kind `erro`. */
   async preauth(request: { acctNumber: string; ds?: string }, signal: AbortSignal): Promise<Crd> {
@@ -72,7 +81,7 @@ export class ThreeDSecureIoClient {
   /** auth.rst: sends the AReq once and reads the ARes of the same transaction and version. */
   async auth(areq: Record<string, unknown> & { threeDSServerTransID: string; messageVersion: MessageVersion }, signal: AbortSignal): Promise<Ares> {
     const answer = await this.call('/auth', areq, signal);
-    const ares = read('/auth', aresSchemas[areq.messageVersion], answer) as Ares;
+    const ares = read('/auth', this.readers.ares[areq.messageVersion], answer) as Ares;
     if (ares.threeDSServerTransID !== areq.threeDSServerTransID) throw unusable('/auth', 'an ARes of another transaction');
     return ares;
   }
@@ -82,7 +91,7 @@ export class ThreeDSecureIoClient {
     const answer = await this.call('/postauth', { threeDSServerTransID }, signal);
     const version = answer.messageVersion;
     if (!isSupportedVersion(version)) throw unusable('/postauth', 'an RReq of an unsupported version');
-    const rreq = read('/postauth', rreqSchemas[version], answer) as Rreq;
+    const rreq = read('/postauth', this.readers.rreq[version], answer) as Rreq;
     if (rreq.threeDSServerTransID !== threeDSServerTransID) throw unusable('/postauth', 'an RReq of another transaction');
     return rreq;
   }

@@ -74,7 +74,6 @@ export function rreq(transaction: Transaction, transStatus: 'Y' | 'N', challenge
     dsTransID: auth.dsTransID,
     transStatus,
     interactionCounter: '01',
-    acsRenderingType: { acsInterface: '02', acsUiTemplate: '01' },
     ...(version === '2.2.0' ? { authenticationType: '02' } : { authenticationMethod: ['02'] }),
     ...(transStatus === 'Y' ? { authenticationValue: authenticationValue(), eci: eci(transaction.ds, 'Y') } : { transStatusReason: '01' }),
     ...(challengeCancel ? { challengeCancel } : {}),

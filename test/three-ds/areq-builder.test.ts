@@ -82,6 +82,11 @@ describe('the AReq', () => {
     expect(buildAReq(request())).not.toHaveProperty('email');
   });
 
+  it('an e-mail the table would refuse is left out, not a reason to fail the authentication', () => {
+    expect(buildAReq(request({ email: 'not an e-mail' }))).not.toHaveProperty('email');
+    expect(buildAReq(request({ email: `${'a'.repeat(250)}@example.com` }))).not.toHaveProperty('email');
+  });
+
   it('refuses what the table would refuse, naming the field and never the account number', () => {
     expect(() => buildAReq(request({ requestor: { ...REQUESTOR, acquirerBIN: '123456789012' } }))).toThrow(/acquirerBIN/);
     expect(() => buildAReq(request({ notificationUrl: 'http://pay.example.com/n', messageVersion: '2.3.1' }))).toThrow(/notificationURL/);

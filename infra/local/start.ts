@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     if (/lock/i.test(text)) fail(`the data directory ${dataDir} is in use by another process (another \`npm start\`?).`);
     throw error;
   }
-  // The sandbox ACS on an origin of its own (README "3DS challenge"), unless one is given.
+  // The sandbox ACS on an origin of its own (docs/integrating/three-ds.md), unless one is given.
   if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startAcsOrigin(port);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
     if (!shuttingDown) fail(`serverless-offline exited (code ${code}):\n${offlineTail.join('\n')}`);
   });
   await waitForApi();
-  // EventBridge's schedule, locally: the webhook worker, every second (README "Webhooks").
+  // EventBridge's schedule, locally: the webhook worker, every second (docs/integrating/webhooks.md).
   schedule = startLocalSchedule({
     lambdaPort: Number(env.OFFLINE_LAMBDA_PORT),
     functionName: 'click-to-pay-local-webhookDelivery',
@@ -180,7 +180,7 @@ function demoFileNow(): DemoFile {
       dynamodb: { ...dynamodb, engine: dynamoEngine },
       kms,
       api: { pid: offline?.pid ?? 0, port },
-      // The sandbox ACS's own origin (README "3DS challenge"): the page's CSP frames it.
+      // The sandbox ACS's own origin (docs/integrating/three-ds.md): the page's CSP frames it.
       sandboxAcsBaseUrl: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
     },
   };

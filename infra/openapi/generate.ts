@@ -48,7 +48,7 @@ const LINKS = '/transactions/outlets/{outletId}/payment-links';
 const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
 const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the merchant in scope';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
-/** Answers that may carry Retry-After (README: Deadlines, Exactly once). */
+/** Answers that may carry Retry-After (docs/integrating/payment-processing.md: Deadlines, Exactly once). */
 const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);
 const operations: Operation[] = [
   { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
@@ -96,7 +96,7 @@ const sessionTokenNote = (op: Operation) =>
     ? ' A hosted-session token may call it for its own order and merchant.'
     : ' Access tokens only: a hosted-session token gets 403 PERMISSION_DENIED.';
 
-/** SPEC 4.13 (README: Idempotency-Key). */
+/** SPEC 4.13 (docs/integrating/idempotency-key.md). */
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
@@ -205,7 +205,7 @@ export function buildOpenApi(): Record<string, unknown> {
     info: {
       title: 'Click to Pay payment service',
       version: '1.0.0',
-      description: 'The contract is docs/SPEC.md; decisions where it is silent are in README.md. Errors are RFC 9457 problem details whose `code` (the Problem schema lists them all) is what clients switch on.',
+      description: 'The contract is docs/SPEC.md; decisions where it is silent are in docs/decisions.md. Errors are RFC 9457 problem details whose `code` (the Problem schema lists them all) is what clients switch on.',
     },
     servers: [
       {
@@ -234,7 +234,7 @@ export function buildOpenApi(): Record<string, unknown> {
 
 /**
  * Routes a browser reaches by a form POST, not API clients: no token, HTML answers. The 3DS
- * notification URL of the EMV 3DS 2.2 browser flow (SPEC 4.10, README "3DS challenge").
+ * notification URL of the EMV 3DS 2.2 browser flow (SPEC 4.10, docs/integrating/three-ds.md).
  */
 const BROWSER_PATHS = {
   '/checkout/3ds-notification': {

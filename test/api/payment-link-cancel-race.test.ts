@@ -16,7 +16,7 @@ import { seedMerchant, type SeededMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
 
 /**
- * A cancelled payment link never takes money afterwards (SPEC 4.14, README "Payment links"):
+ * A cancelled payment link never takes money afterwards (SPEC 4.14, docs/integrating/payment-links.md):
  * not through a hosted session minted before the cancel, not through a retry or a 3DS completion,
  * and not when the cancel and a payment cross; a cancel while a payment is in flight is 409.
  */

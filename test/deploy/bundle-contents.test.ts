@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * What each function's bundle drags in decides its cold start (README "Cold start"). Built here
+ * What each function's bundle drags in decides its cold start (docs/benchmarks.md "Cold start"). Built here
  * with esbuild as serverless.yml's custom.esbuild does (bundle, minify, node), metafile only:
  * a module with bytes in the output is one the function parses and evaluates at init.
  */

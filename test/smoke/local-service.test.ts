@@ -156,7 +156,7 @@ describe('payments end to end over HTTP', () => {
     const awaiting = await api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, await sandboxCheckout(orderRef, '--eci', '07'));
     expect(awaiting.body.state).toBe('AWAIT_3DS');
     const { acsUrl, creq } = awaiting.body.threeDs;
-    // The sandbox ACS on an origin of its own (README "3DS challenge"), reached by form POSTs.
+    // The sandbox ACS on an origin of its own (docs/integrating/three-ds.md), reached by form POSTs.
     expect(acsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/3ds\/challenge$/);
     expect(new URL(acsUrl).origin).not.toBe(new URL(base).origin);
     const post = (fields: Record<string, string>) =>

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Keep the two worlds apart (README "3DS challenge"): what plays the network, the ACS or the
+ * Keep the two worlds apart (docs/integrating/three-ds.md): what plays the network, the ACS or the
  * acquirer lives in lib/sandbox/ and is wired in lib/composition/ only. No other module of lib/
  * imports it — the use cases take ports (ThreeDsServer, Authorizer) and never know which.
  */

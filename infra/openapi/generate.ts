@@ -46,7 +46,7 @@ interface Operation {
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
 const LINKS = '/transactions/outlets/{outletId}/payment-links';
 const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
-const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the merchant in scope';
+const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the whole merchant in scope (a token narrowed to outlets only when it names every outlet the merchant has; otherwise 404)';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
 /** Answers that may carry Retry-After (README: Deadlines, Exactly once). */
 const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);

@@ -7,6 +7,7 @@ import { orderInScope } from '../../services/order-scope.js';
 import { AcquirerNotReachedError, modifyWithTimeout } from '../authorizer.js';
 import { retryAfter } from '../lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
+import { operationNotReached, operationUnanswered } from './operation-unavailable.js';
 import { currentOf, recordFailure, recordOutcome, resolvePending } from './settle-operation.js';
 
 export interface ModificationInput {
@@ -66,11 +67,11 @@ export async function modifyPayment(
   } catch (error) {
     if (error instanceof AcquirerNotReachedError) {
       await recordFailure(deps, reserved, input.ref, { code: 'NOT_PERFORMED', reason: 'The acquirer could not be reached' }).catch(() => undefined);
-      throw error;
+      throw operationNotReached(input.kind, { cause: error });
     }
     if (error instanceof AuthorizationUnavailableError) {
       // May have landed: stays PENDING; the same reference later asks `lookup` first.
-      throw new AuthorizationUnavailableError(undefined, { cause: error, headers: retryAfter((operation.inFlightUntil ?? deps.now()) - deps.now()) });
+      throw operationUnanswered(input.kind, { cause: error, headers: retryAfter((operation.inFlightUntil ?? deps.now()) - deps.now()) });
     }
     throw error;
   }

@@ -7,6 +7,7 @@ import { ConditionFailed } from '../../repositories/dynamo.js';
 import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../authorizer.js';
 import { currentOf as paymentAsItWas, retryAfter } from '../lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
+import { earlierOperationInFlight, earlierOperationUnknown } from './operation-unavailable.js';
 import { recordPaymentOperation } from '../../metrics/payment-metrics.js';
 
 /** Optimistic retries of the approval write; each lost race re-reads (others' writes are small). */
@@ -61,12 +62,14 @@ export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: str
 export async function resolvePending(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment> {
   const operation = seen.operations?.[ref];
   if (!operation || operation.state !== 'PENDING') return seen;
-  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs);
+  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+    throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
+  });
   facts.logger.info('acquirer asked about a pending operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, known: known !== undefined });
   if (known) return recordOutcome(deps, order, seen, ref, known);
   const until = operation.inFlightUntil ?? 0;
   if (until > deps.now()) {
-    throw new AuthorizationUnavailableError('The earlier request may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(until - deps.now()) });
+    throw earlierOperationInFlight(operation.kind, { headers: retryAfter(until - deps.now()) });
   }
   return recordFailure(deps, seen, ref, { code: 'NOT_PERFORMED', reason: 'The acquirer never received the operation' });
 }

@@ -116,6 +116,29 @@ describe('npm start', () => {
   });
 });
 
+describe('CORS from npm start: none unless corsAllowedOrigins is configured, exactly as deployed', () => {
+  const corsHeadersOf = (response: Response) => {
+    const names: string[] = [];
+    response.headers.forEach((_, name) => name.startsWith('access-control-') && names.push(name));
+    return names;
+  };
+
+  it.each(['https://evil.example', 'null'])('Origin: %s — no CORS header on a preflight or on a plain GET', async (origin) => {
+    const preflight = await fetch(`${base}/transactions/outlets/${service.demo.outletId}/orders`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
+    expect(corsHeadersOf(preflight)).toEqual([]);
+    expect(preflight.status).toBe(405); // an OPTIONS like any other method: no route takes it
+    const plain = await fetch(`${base}/config/merchants/${service.demo.merchantRef}/configs/vctp`, {
+      headers: { Origin: origin, Authorization: `Bearer ${service.demo.tokens.tenant}` },
+    });
+    expect(plain.status).toBe(200);
+    expect(corsHeadersOf(plain)).toEqual([]);
+    expect(service.output()).toContain('CORS                none');
+  });
+});
+
 describe('webhooks from npm start (SPEC §4.15)', () => {
   it('a webhook pointed at a local receiver gets signed events within seconds: authorised, then captured', async () => {
     const receiver = await webhookReceiver([]);

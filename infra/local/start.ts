@@ -19,7 +19,7 @@ import { PERMISSIONS } from '../../lib/auth/principal.js';
 import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
 import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
 import { parseCommandLine } from './cli.js';
-import { startAcsOrigin, type AcsOrigin } from './acs-origin.js';
+import { startPersistentAcsOrigin, type AcsOrigin } from './acs-origin.js';
 import { localCorsConfiguration, startHttpApiEdge, type CorsConfiguration, type HttpApiEdge } from './http-api-edge.js';
 
 parseCommandLine('npm start', `
@@ -78,8 +78,9 @@ async function main(): Promise<void> {
     if (/lock/i.test(text)) fail(`the data directory ${dataDir} is in use by another process (another \`npm start\`?).`);
     throw error;
   }
-  // The sandbox ACS on an origin of its own (README "3DS challenge"), unless one is given.
-  if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startAcsOrigin(port);
+  // The sandbox ACS on an origin of its own (README "3DS challenge"), unless one is given; the
+  // same one as last time, since waiting payments carry its URL.
+  if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startPersistentAcsOrigin(port, dataDir, (line) => process.stderr.write(`npm start: ${line}\n`));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...stack.env,

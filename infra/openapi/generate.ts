@@ -46,7 +46,7 @@ interface Operation {
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
 const LINKS = '/transactions/outlets/{outletId}/payment-links';
 const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
-const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the merchant in scope';
+const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the whole merchant in scope (a token narrowed to outlets only when it names every outlet the merchant has; otherwise 404)';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
 /** Answers that may carry Retry-After (docs/integrating/payment-processing.md: Deadlines, Exactly once). */
 const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);
@@ -102,7 +102,7 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   in: 'header',
   required: false,
   description:
-    'Optional. The same key (scoped to the caller’s tenant, the platform, or a hosted session’s order) with the same method, path, query and body within 24 h answers the stored 2xx status and body again with Idempotent-Replayed: true; with another request → 422 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Errors are not stored: the same key may be retried. Use a random UUID.',
+    'Optional. The same key (scoped to the caller’s tenant, the platform, or a hosted session’s order) with the same method, path, query and body within 24 h answers the stored 2xx status and body again with Idempotent-Replayed: true; with another request → 422 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_USE with Retry-After: the seconds until the first one can have finished (its in-progress record expires). Errors are not stored: the same key may be retried. Use a random UUID.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]{1,255}$', example: '3f0c1a52-8f0e-4b7e-9d51-2f6f3c1e9a10' },
 };
 const REPLAYED_HEADER = {

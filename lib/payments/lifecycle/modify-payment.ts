@@ -8,6 +8,7 @@ import { orderInScope } from '../../services/order-scope.js';
 import { AcquirerNotReachedError, lookupWithTimeout, modifyWithTimeout, type AuthorizationOutcome, type Authorizer } from '../authorizer.js';
 import { retryAfter } from '../lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
+import { earlierOperationInFlight, earlierOperationUnknown, operationNotReached, operationUnanswered } from './operation-unavailable.js';
 import { currentOf, recordFailure, recordOutcome, settleAbandoned } from './settle-operation.js';
 
 export interface ModificationInput {
@@ -114,12 +115,14 @@ const wasSent = (operation: PaymentOperation) => operation.sentBy !== undefined 
  */
 async function askAcquirer(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment | 'never-arrived'> {
   const operation = seen.operations![ref]!;
-  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs);
+  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+    throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
+  });
   facts.logger.info('acquirer asked about a pending operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, known: known !== undefined });
   if (known) return recordOutcome(deps, order, seen, ref, known);
   const until = operation.inFlightUntil ?? 0;
   if (until > deps.now()) {
-    throw new AuthorizationUnavailableError('The earlier request may still reach the acquirer; retry after the indicated time.', { headers: retryAfter(until - deps.now()) });
+    throw earlierOperationInFlight(operation.kind, { headers: retryAfter(until - deps.now()) });
   }
   return 'never-arrived';
 }
@@ -157,11 +160,11 @@ async function send(deps: LifecycleDeps, order: Order, acquirer: Authorizer, cla
     if (error instanceof AcquirerNotReachedError) {
       // Certainly not performed: the amount is free at once; the same request later performs it.
       await recordFailure(deps, claimed, ref, { code: NOT_PERFORMED, reason: 'The acquirer could not be reached' }).catch(() => undefined);
-      throw error;
+      throw operationNotReached(operation.kind, { cause: error });
     }
     if (error instanceof AuthorizationUnavailableError) {
       // May have landed: stays PENDING; the same reference later asks `lookup` first.
-      throw new AuthorizationUnavailableError(undefined, { cause: error, headers: retryAfter((operation.inFlightUntil ?? deps.now()) - deps.now()) });
+      throw operationUnanswered(operation.kind, { cause: error, headers: retryAfter((operation.inFlightUntil ?? deps.now()) - deps.now()) });
     }
     throw error;
   }

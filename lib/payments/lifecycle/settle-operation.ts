@@ -1,6 +1,6 @@
 import type { Order } from '../../domain/order.js';
 import { NOT_PERFORMED, stateAfterOperations, type Payment, type PaymentFailure } from '../../domain/payment.js';
-import { PaymentStateConflictError } from '../../errors.js';
+import { AuthorizationUnavailableError, PaymentStateConflictError } from '../../errors.js';
 import { operationEventType, paymentEvent } from '../../events/payment-event.js';
 import { operationConfirmations } from '../../network/confirmation.js';
 import { ConditionFailed } from '../../repositories/dynamo.js';
@@ -8,6 +8,7 @@ import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '.
 import { currentOf as paymentAsItWas, retryAfter } from '../lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
 import { recordPaymentOperation } from '../../metrics/payment-metrics.js';
+import { earlierOperationUnknown } from './operation-unavailable.js';
 
 /** Optimistic retries of the approval write; each lost race re-reads (others' writes are small). */
 const MAX_SETTLE_ATTEMPTS = 30;
@@ -64,7 +65,9 @@ export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: str
 export async function settleAbandoned(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment> {
   const operation = seen.operations?.[ref];
   if (!operation || operation.state !== 'PENDING' || (operation.inFlightUntil ?? 0) > deps.now()) return seen;
-  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs);
+  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+    throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
+  });
   facts.logger.info('acquirer asked about an abandoned operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, sent: operation.sentBy !== undefined, known: known !== undefined });
   if (known) return recordOutcome(deps, order, seen, ref, known);
   return recordFailure(deps, seen, ref, { code: NOT_PERFORMED, reason: 'The acquirer never received the operation' });

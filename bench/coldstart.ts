@@ -27,7 +27,7 @@ import { parseCommandLine } from '../infra/local/cli.js';
 parseCommandLine('npm run bench:coldstart', `
 Usage: [BENCH_COLDSTART_RUNS=15] [BENCH_COLDSTART_NODE_OPTIONS=…] npm run bench:coldstart
 
-Packages the service, then times every API function's module init against a floor (README "Cold start").
+Packages the service, then times every API function's module init against a floor (docs/benchmarks.md "Cold start").
 `, {});
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));

@@ -29,7 +29,7 @@ parseCommandLine('npm run load', `
 Usage: [LOAD_CONCURRENCY=16] [LOAD_SECONDS=10] [LOAD_PAYMENTS=400] [LOAD_AMOUNT=1000] [LOAD_PORT=…] npm run load
        LOAD_BASE_URL=http://localhost:3000 DATA_DIR=.data npm run load      (a service already running)
 
-Loads 4.1 and 4.3 over HTTP with autocannon through its own \`npm start\` (README "Load").
+Loads 4.1 and 4.3 over HTTP with autocannon through its own \`npm start\` (docs/benchmarks.md "Load").
 `, {});
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);

@@ -22,7 +22,7 @@ parseCommandLine('npm run bench', `
 Usage: [BENCH_PAYMENTS=600] [BENCH_CONCURRENCY=1,8,32] [BENCH_AMOUNT=1000] npm run bench
 
 Pays BENCH_PAYMENTS orders through the 4.3 handler in-process at each concurrency level, against
-the same-calls and minimal floors; prints p50/p95/p99, payments/s and the ratios (README "Benchmark").
+the same-calls and minimal floors; prints p50/p95/p99, payments/s and the ratios (docs/benchmarks.md "Benchmark").
 `, {});
 
 const positive = (name: string, fallback: string): number[] => {

@@ -1,6 +1,7 @@
 import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
 import { paymentLinkDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
+import { headerValue } from '../../lib/http/json-body.js';
 import { noQuery } from '../../lib/http/params.js';
 import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
 import { cancelPaymentLink } from '../../lib/core/links/payment-links.js';
@@ -16,6 +17,6 @@ export const handler = idempotentApiHandler(
     query: noQuery,
   },
   async ({ params, principal, event }) => ({
-    body: await cancelPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, baseUrlOf(event)),
+    body: await cancelPaymentLink(paymentLinkDeps, principal, params.outletId, params.linkRef, baseUrlOf(event), headerValue(event, 'idempotency-key')),
   }),
 );

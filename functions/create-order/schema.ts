@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { amountSchema } from '../../lib/http/amount-schema.js';
+import { merchantOrderReference } from '../../lib/http/free-text.js';
 
 /**
  * A return or cancel URL as a string of bounded length; whether it may be used (scheme,
@@ -12,7 +13,7 @@ export const createOrderBody = z
   .object({
     action: z.enum(['AUTH', 'PURCHASE']),
     amount: amountSchema,
-    merchantOrderReference: z.string().trim().min(1).max(64).regex(/^[\x20-\x7E]+$/, 'Printable ASCII only').optional(),
+    merchantOrderReference: merchantOrderReference.optional(),
     emailAddress: z.email().max(254).optional(),
     /** Hosted payment page (4.8): the 201 then carries checkoutUrl and checkoutExpiresAt. */
     returnUrl: redirectUrl.optional(),

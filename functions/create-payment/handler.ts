@@ -5,7 +5,7 @@ import { noQuery, orderParams } from '../../lib/http/params.js';
 import { retryPayment } from '../../lib/core/orders/payment-retry.js';
 
 /**
- * A new payment on an order after a retryable decline (README "Hosted payment page"): the
+ * A new payment on an order after a retryable decline (docs/integrating/hosted-page.md, "Retry after a decline"): the
  * hosted page (with its session token) or the merchant (CREATE_ORDER). No body.
  */
 export const handler = idempotentApiHandler(

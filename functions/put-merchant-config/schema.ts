@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/core/domain/merchant.js';
 import { normaliseOrigin } from '../../lib/core/domain/redirect-url.js';
+import { freeText } from '../../lib/http/free-text.js';
 import { ref } from '../../lib/http/params.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
@@ -24,7 +25,8 @@ export const onboardingBody = z
     tenantRef: ref,
     dpaId: text(128),
     dpaClientId: text(128),
-    dpaName: text(120),
+    /** Shown to shoppers (the Click to Pay DPA name): merchant free text. */
+    dpaName: freeText(text(120)),
     cardBrands: z.array(z.enum(CARD_BRANDS)).min(1).max(CARD_BRANDS.length).refine((b) => new Set(b).size === b.length, 'Duplicate card brand'),
     locale: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'Expected a locale like en_AE').default('en_US'),
     environment: z.enum(['sandbox', 'production']).default('sandbox'),

@@ -1,5 +1,7 @@
+import { readFile, writeFile } from 'node:fs/promises';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 
 /** What the ACS origin serves: the sandbox ACS (SANDBOX_ACS_PATH), nothing else of the API. */
 const ACS_PREFIX = '/sandbox/3ds/';
@@ -15,7 +17,7 @@ export interface AcsOrigin {
  * frame is cross-origin (and cross-site) to the checkout page exactly as in production. It
  * forwards the ACS's path to the local API and answers 404 for everything else.
  */
-export async function startAcsOrigin(apiPort: number): Promise<AcsOrigin> {
+export async function startAcsOrigin(apiPort: number, port = 0): Promise<AcsOrigin> {
   const server: Server = createServer((incoming, outgoing) => {
     if (!incoming.url?.startsWith(ACS_PREFIX)) {
       outgoing.writeHead(404, { 'Content-Type': 'text/plain' }).end('Not found');
@@ -36,11 +38,55 @@ export async function startAcsOrigin(apiPort: number): Promise<AcsOrigin> {
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
+    server.listen(port, '127.0.0.1', () => resolve());
   });
-  const { port } = server.address() as AddressInfo;
+  const bound = (server.address() as AddressInfo).port;
   return {
-    baseUrl: `http://127.0.0.1:${port}`,
+    baseUrl: `http://127.0.0.1:${bound}`,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
+}
+
+/** Where `npm start` keeps the sandbox ACS's port, in its data directory. */
+export const ACS_PORT_FILE = 'sandbox-acs.json';
+
+/**
+ * The sandbox ACS on the same origin as last time. Its URL is written into every payment that
+ * waits for 3DS (`threeDs.acsUrl`, stored in DynamoDB under the data directory), so a restart
+ * of `npm start` must not move it, as a real issuer's ACS does not move: the port is kept in
+ * <dataDir>/sandbox-acs.json and taken again. If something else holds it now, a new port is
+ * taken (and kept), and `log` says that challenges started before point at the old one.
+ */
+export async function startPersistentAcsOrigin(apiPort: number, dataDir: string, log: (line: string) => void): Promise<AcsOrigin> {
+  const file = join(dataDir, ACS_PORT_FILE);
+  const stored = await keptPort(file);
+  const kept = stored === apiPort ? undefined : stored; // PORT moved onto it: the API comes first
+  let origin: AcsOrigin | undefined;
+  if (kept !== undefined) {
+    try {
+      origin = await startAcsOrigin(apiPort, kept);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+      log(`the sandbox ACS's port ${kept} is taken by another process: it moves to a new port; a payment already waiting for 3DS keeps the old acsUrl (restart once port ${kept} is free to finish it)`);
+    }
+  }
+  origin ??= await startAcsOrigin(apiPort);
+  const port = Number(new URL(origin.baseUrl).port);
+  if (port !== kept) await writeFile(file, JSON.stringify({ port }) + '\n');
+  return origin;
+}
+
+async function keptPort(file: string): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch {
+    return undefined; // first start
+  }
+  try {
+    const { port } = JSON.parse(text) as { port?: unknown };
+    return Number.isInteger(port) && (port as number) > 0 && (port as number) < 65536 ? (port as number) : undefined;
+  } catch {
+    return undefined;
+  }
 }

@@ -17,7 +17,8 @@ export interface DemoFile {
     /** The local dependencies' processes (SPEC §7): freeze one with kill -STOP <pid>. */
     dynamodb: LocalProcess & { engine: string };
     kms: LocalProcess;
-    api: { pid: number; port: number };
+    /** serverless-offline's pid; `port` is the edge in front of it (CORS as deployed), `offlinePort` its own. */
+    api: { pid: number; port: number; offlinePort: number };
     /** Where the sandbox ACS is served: another origin than the page, as a real ACS is. */
     sandboxAcsBaseUrl: string;
   };

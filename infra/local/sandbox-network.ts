@@ -8,7 +8,7 @@ import { ensureKeyFiles, readJson } from './jwk-files.js';
  * the network name `sandbox`, which it accepts for merchants in the `sandbox` environment
  * only. The private half is what the sandbox SRC simulator signs checkout responses with.
  */
-export { SANDBOX_NETWORK } from '../../lib/adapters/jwks/network-key-ring.js';
+export { SANDBOX_NETWORK } from '../../lib/core/domain/networks.js';
 export const SANDBOX_SIGNING_KEYS = [
   { kid: 'sandbox-network-rs256', alg: 'RS256' },
   { kid: 'sandbox-network-es256', alg: 'ES256' },

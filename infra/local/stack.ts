@@ -127,7 +127,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     SANDBOX_NETWORK_SIGNING_JWKS_URL: process.env.SANDBOX_NETWORK_SIGNING_JWKS_URL || pathToFileURL(sandbox.privatePath).href,
     PAYLOAD_KEY_IDS: payloadKeyIds,
     ...(process.env.PAYLOAD_KEY_NETWORK_KIDS ? { PAYLOAD_KEY_NETWORK_KIDS: process.env.PAYLOAD_KEY_NETWORK_KIDS } : {}),
-    // Locally a sandbox merchant's loopback webhook is the developer's own machine (README "Webhooks").
+    // Locally a sandbox merchant's loopback webhook is the developer's own machine (docs/integrating/webhooks.md).
     WEBHOOK_LOOPBACK_DELIVERY: 'allowed',
     WEBHOOK_SECRETS_KEY_ID: process.env.WEBHOOK_SECRETS_KEY_ID || WEBHOOK_SECRETS_KEY_ALIAS,
     ...(process.env.CHECKOUT_MAX_AGE_SECONDS ? { CHECKOUT_MAX_AGE_SECONDS: process.env.CHECKOUT_MAX_AGE_SECONDS } : {}),

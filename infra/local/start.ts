@@ -19,7 +19,8 @@ import { PERMISSIONS } from '../../lib/core/auth/principal.js';
 import { parseDynamoEngine, type DynamoEngine } from './local-processes.js';
 import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
 import { parseCommandLine } from './cli.js';
-import { startAcsOrigin, type AcsOrigin } from './acs-origin.js';
+import { startPersistentAcsOrigin, type AcsOrigin } from './acs-origin.js';
+import { localCorsConfiguration, startHttpApiEdge, type CorsConfiguration, type HttpApiEdge } from './http-api-edge.js';
 
 parseCommandLine('npm start', `
 Usage: npm start          (PORT=3100 npm start, DATA_DIR=… npm start)
@@ -28,6 +29,7 @@ Starts the whole local service on http://localhost:$PORT (default 3000): DynamoD
 or DynamoDB Local with LOCAL_DYNAMODB_ENGINE=dynamodb-local) and the KMS server as processes of
 their own, the API, the hosted checkout page and the sandbox. Data lives in $DATA_DIR (default
 .data). Prints the URLs, demo tokens and a demo checkout link. Ctrl-C stops everything.
+No CORS unless CORS_ALLOWED_ORIGINS lists origins (the corsAllowedOrigins param of a deployment).
 `, {});
 
 const port = Number(process.env.PORT ?? 3000);
@@ -37,6 +39,9 @@ let stack: LocalStack | undefined;
 let offline: ChildProcess | undefined;
 let schedule: LocalSchedule | undefined;
 let acsOrigin: AcsOrigin | undefined;
+let edge: HttpApiEdge | undefined;
+let offlinePort = 0;
+let cors: false | CorsConfiguration = false;
 let dynamoEngine: DynamoEngine = 'dynalite';
 let demoFile: Omit<DemoFile, 'local'> | undefined;
 
@@ -52,8 +57,10 @@ async function main(): Promise<void> {
   }
   try {
     dynamoEngine = parseDynamoEngine(process.env.LOCAL_DYNAMODB_ENGINE, 'LOCAL_DYNAMODB_ENGINE');
+    // The deployment's corsAllowedOrigins rules: `*`, `null`, paths and plain http are refused.
+    cors = localCorsConfiguration(process.env.CORS_ALLOWED_ORIGINS);
   } catch (error) {
-    fail((error as Error).message);
+    fail((error as Error).message.replace('corsAllowedOrigins', 'CORS_ALLOWED_ORIGINS'));
   }
   watchAncestors();
   try {
@@ -71,8 +78,9 @@ async function main(): Promise<void> {
     if (/lock/i.test(text)) fail(`the data directory ${dataDir} is in use by another process (another \`npm start\`?).`);
     throw error;
   }
-  // The sandbox ACS on an origin of its own (README "3DS challenge"), unless one is given.
-  if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startAcsOrigin(port);
+  // The sandbox ACS on an origin of its own (docs/integrating/three-ds.md), unless one is given;
+  // the same one as last time, since waiting payments carry its URL.
+  if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startPersistentAcsOrigin(port, dataDir, (line) => process.stderr.write(`npm start: ${line}\n`));
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...stack.env,
@@ -88,8 +96,12 @@ async function main(): Promise<void> {
   await buildWeb(); // the hosted checkout page (web/dist), served by the checkoutPage function
   const demo = await seedDemo();
 
-  offline = spawn(resolve('node_modules/.bin/osls'), ['offline', 'start', '--stage', 'local', '--httpPort', String(port)], {
-    env: { ...env, PORT: String(port) },
+  // serverless-offline on a private port behind the edge, which does CORS as API Gateway does
+  // (infra/local/http-api-edge.ts): serverless-offline's own CORS reflects any origin.
+  offlinePort = await freePort();
+  edge = await startHttpApiEdge({ port, upstreamPort: offlinePort, cors });
+  offline = spawn(resolve('node_modules/.bin/osls'), ['offline', 'start', '--stage', 'local', '--httpPort', String(offlinePort)], {
+    env: { ...env, PORT: String(offlinePort) },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   if (offline.pid !== undefined) {
@@ -109,7 +121,7 @@ async function main(): Promise<void> {
     if (!shuttingDown) fail(`serverless-offline exited (code ${code}):\n${offlineTail.join('\n')}`);
   });
   await waitForApi();
-  // EventBridge's schedule, locally: the webhook worker, every second (README "Webhooks").
+  // EventBridge's schedule, locally: the webhook worker, every second (docs/integrating/webhooks.md).
   schedule = startLocalSchedule({
     lambdaPort: Number(env.OFFLINE_LAMBDA_PORT),
     functionName: 'click-to-pay-local-webhookDelivery',
@@ -141,6 +153,7 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     `  Hosted checkout     ${demo.checkoutUrl}`,
     `  Payment link        ${demo.paymentLinkUrl}`,
     `  Sandbox 3DS ACS     ${process.env.SANDBOX_ACS_BASE_URL} (another origin, as an issuer's ACS)`,
+    `  CORS                ${cors === false ? 'none (set CORS_ALLOWED_ORIGINS to allow browser origins)' : cors.allowedOrigins.join(', ')}`,
     '',
     `  demo tenant ${demo.tenantRef} · merchant ${demo.merchantRef} · outlet ${demo.outletId}`,
     `  ${`DynamoDB (${dynamoEngine})`.padEnd(26)} ${dynamodb.endpoint}   pid ${dynamodb.pid}`,
@@ -179,8 +192,8 @@ function demoFileNow(): DemoFile {
       ordersTable: stack!.env.ORDERS_TABLE!,
       dynamodb: { ...dynamodb, engine: dynamoEngine },
       kms,
-      api: { pid: offline?.pid ?? 0, port },
-      // The sandbox ACS's own origin (README "3DS challenge"): the page's CSP frames it.
+      api: { pid: offline?.pid ?? 0, port, offlinePort },
+      // The sandbox ACS's own origin (docs/integrating/three-ds.md): the page's CSP frames it.
       sandboxAcsBaseUrl: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
     },
   };
@@ -254,6 +267,7 @@ async function shutdown(code = 0): Promise<void> {
     offline.kill('SIGTERM');
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
   }
+  await edge?.close();
   await stack?.close();
   process.exit(code);
 }

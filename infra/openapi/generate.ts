@@ -46,9 +46,9 @@ interface Operation {
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
 const LINKS = '/transactions/outlets/{outletId}/payment-links';
 const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
-const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the merchant in scope';
+const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the whole merchant in scope (a token narrowed to outlets only when it names every outlet the merchant has; otherwise 404)';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
-/** Answers that may carry Retry-After (README: Deadlines, Exactly once). */
+/** Answers that may carry Retry-After (docs/integrating/payment-processing.md: Deadlines, Exactly once). */
 const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);
 const operations: Operation[] = [
   { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
@@ -96,13 +96,13 @@ const sessionTokenNote = (op: Operation) =>
     ? ' A hosted-session token may call it for its own order and merchant.'
     : ' Access tokens only: a hosted-session token gets 403 PERMISSION_DENIED.';
 
-/** SPEC 4.13 (README: Idempotency-Key). */
+/** SPEC 4.13 (docs/integrating/idempotency-key.md). */
 const IDEMPOTENCY_KEY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
   description:
-    'Optional. The same key (scoped to the caller’s tenant, the platform, or a hosted session’s order) with the same method, path, query and body within 24 h answers the stored 2xx status and body again with Idempotent-Replayed: true; with another request → 422 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_USE with Retry-After. Errors are not stored: the same key may be retried. Use a random UUID.',
+    'Optional. The same key (scoped to the caller’s tenant, the platform, or a hosted session’s order) with the same method, path, query and body within 24 h answers the stored 2xx status and body again with Idempotent-Replayed: true; with another request → 422 IDEMPOTENCY_KEY_REUSED; while the first is still running → 409 IDEMPOTENCY_KEY_IN_USE with Retry-After: the seconds until the first one can have finished (its in-progress record expires). Errors are not stored: the same key may be retried. Use a random UUID.',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]{1,255}$', example: '3f0c1a52-8f0e-4b7e-9d51-2f6f3c1e9a10' },
 };
 const REPLAYED_HEADER = {
@@ -205,7 +205,7 @@ export function buildOpenApi(): Record<string, unknown> {
     info: {
       title: 'Click to Pay payment service',
       version: '1.0.0',
-      description: 'The contract is docs/SPEC.md; decisions where it is silent are in README.md. Errors are RFC 9457 problem details whose `code` (the Problem schema lists them all) is what clients switch on.',
+      description: 'The contract is docs/SPEC.md; decisions where it is silent are in docs/decisions.md. Errors are RFC 9457 problem details whose `code` (the Problem schema lists them all) is what clients switch on.',
     },
     servers: [
       {
@@ -234,7 +234,7 @@ export function buildOpenApi(): Record<string, unknown> {
 
 /**
  * Routes a browser reaches by a form POST, not API clients: no token, HTML answers. The 3DS
- * notification URL of the EMV 3DS 2.2 browser flow (SPEC 4.10, README "3DS challenge").
+ * notification URL of the EMV 3DS 2.2 browser flow (SPEC 4.10, docs/integrating/three-ds.md).
  */
 const BROWSER_PATHS = {
   '/checkout/3ds-notification': {

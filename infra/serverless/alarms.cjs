@@ -124,7 +124,7 @@ function alarmResources({ service, stage, topicArn }) {
     }),
     KmsThrottlingAlarm: countAlarm({
       name: `${prefix}-kms-throttling`,
-      description: 'KMS throttled calls (ThrottlingException → 503) in 2 of 3 minutes: the account-wide RSA request quota (README, Scale plan) is reached.',
+      description: 'KMS throttled calls (ThrottlingException → 503) in 2 of 3 minutes: the account-wide RSA request quota (docs/operating/scale-plan.md) is reached.',
       metric: serviceMetric('m', 'DependencyErrors', serviceName, { dependency: 'kms', reason: 'throttled' }),
       threshold: 1,
       periods: 3,
@@ -142,7 +142,7 @@ function alarmResources({ service, stage, topicArn }) {
     }),
     NetworkConfirmationsFailedAlarm: countAlarm({
       name: `${prefix}-network-confirmations-failed`,
-      description: 'A Mastercard confirmation ran out of retries (FAILED, after more than 24 h of attempts, or no client configured for its network): Mastercard never learned an outcome (README "Network confirmations").',
+      description: 'A Mastercard confirmation ran out of retries (FAILED, after more than 24 h of attempts, or no client configured for its network): Mastercard never learned an outcome (docs/integrating/network-confirmations.md).',
       metric: serviceMetric('m', 'NetworkConfirmations', serviceName, { outcome: 'failed' }),
       threshold: 1,
       periods: 1,

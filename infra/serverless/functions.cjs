@@ -20,7 +20,7 @@
  * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
  *   function's package patterns; each must match a file, so a deployment can never ship the
  *   hosted page without its build (`npm run build:web` first)
- * - no source map in any zip (NO_SOURCE_MAPS): maps stay in the build folder (README "Deploy")
+ * - no source map in any zip (NO_SOURCE_MAPS): maps stay in the build folder (docs/operating/deploy.md)
  * - the sandbox functions (every route under /sandbox/) only on stages with the sandbox
  *   (infra/serverless/stage.cjs); the fallback's SANDBOX_ROUTES says whether they exist, so
  *   its 404/405 table matches the API (lib/http/route-table.ts)
@@ -81,7 +81,7 @@ const GROUP_ENVIRONMENT = Object.freeze({
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS', threeDsAcsOrigins: 'THREE_DS_ACS_ORIGINS', ...SANDBOX_ACS },
   // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts).
   payments: { productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
-  // Network-assigned JWE key ids per payload key (README "Payload key rotation"): only 4.3 and 4.10 decrypt.
+  // Network-assigned JWE key ids per payload key (docs/operating/keys.md, "Key ids the networks assign"): only 4.3 and 4.10 decrypt.
   paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
   lifecycle: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
   // Mastercard confirmations (lib/composition/config/network-confirmations-config.ts): all three or none.
@@ -92,7 +92,7 @@ const GROUP_ENVIRONMENT = Object.freeze({
   },
 });
 
-/** Source maps never ship: read by --enable-source-maps they cost every cold start (README "Deploy"). */
+/** Source maps never ship: read by --enable-source-maps they cost every cold start (docs/operating/deploy.md). */
 const NO_SOURCE_MAPS = '!**/*.map';
 const SANDBOX_PATH = /^[A-Z]+ \/sandbox\//;
 

@@ -31,7 +31,7 @@ const PENDING_THREE_DS_SECONDS = 3600;
 /**
  * Sandbox merchants step up at the sandbox ACS (SPEC §5), served from SANDBOX_ACS_BASE_URL
  * when set; production merchants at the gateway's 3DS server, plugged in here through the
- * same ThreeDsServer port (README "3DS challenge") — until then, none (502, retryable).
+ * same ThreeDsServer port (docs/integrating/three-ds.md) — until then, none (502, retryable).
  */
 const sandboxThreeDsServer = new SandboxThreeDsServer(sandboxAcsRepository, {
   acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL,

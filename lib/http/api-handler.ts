@@ -44,7 +44,7 @@ export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType 
 /**
  * The stack itself, with or without the Idempotency-Key guard. Routes that opt in go through
  * ./idempotent-api-handler.ts, the only module that reaches the guard (and Powertools): a
- * function whose route does not opt in never bundles nor loads it (cold start, README).
+ * function whose route does not opt in never bundles nor loads it (docs/benchmarks.md "Cold start").
  */
 export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
   definition: RouteDefinition<P, Q, B>,

@@ -12,7 +12,7 @@ import * as z from 'zod';
  *   guessed card numbers;
  * - the response is sealed with AES-256-GCM, the scope as associated data.
  * Both keys come from HKDF over the Idempotency-Key: the protection is as strong as the key's
- * entropy, which is why the README asks clients for a random UUID.
+ * entropy, which is why docs/integrating/idempotency-key.md asks clients for a random UUID.
  */
 export interface IdempotencySecrets {
   scope: string;

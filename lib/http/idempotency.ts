@@ -1,6 +1,7 @@
 import {
   IdempotencyAlreadyInProgressError,
   IdempotencyConfig,
+  IdempotencyRecordStatus,
   IdempotencyInconsistentStateError,
   IdempotencyItemNotFoundError,
   IdempotencyPersistenceLayerError,
@@ -28,10 +29,10 @@ const KEY_PREFIX = 'idempotency-key';
 
 
 /** What Powertools hashes: `key` into the record's `pk`, `request` into its `validation`. */
-interface IdempotencyPayload {
+type IdempotencyPayload = {
   key: { scope: string; idempotencyKey: string };
   request: string;
-}
+};
 
 /**
  * The Idempotency-Key header (SPEC 4.13) around one use-case call, after authentication and
@@ -39,7 +40,8 @@ interface IdempotencyPayload {
  * its DynamoDB persistence layer:
  * - the record is keyed by scope + key; the request (method, path, query, JSON body and the
  *   caller's narrowing) is its payload validation: another request → 422, one still running
- *   (in-progress record, expiring with the Lambda's remaining time) → 409 with Retry-After;
+ *   (in-progress record, expiring with the Lambda's remaining time) → 409 with a Retry-After
+ *   that says when that record can have finished or expired;
  * - only 2xx results are stored. When the use case throws, Powertools deletes the record, so
  *   the same key can be retried once the cause is fixed; a non-2xx result is turned into a
  *   throw for the same reason. The use case's own errors come out unchanged.
@@ -103,11 +105,39 @@ export class IdempotencyGuard {
         if (!(error instanceof NotStored)) call.logger.error('idempotent response not stored', { error });
         return fresh;
       }
+      if (error instanceof IdempotencyAlreadyInProgressError) {
+        throw new IdempotencyKeyInUseError(undefined, { cause: error, retryAfterMs: (await this.inProgressRetryAfter(payload, call.context)) * 1000 });
+      }
       throw idempotencyFailure(error, this.storeFailure);
     }
     if (fresh) return fresh;
     return replay(secrets, stored, call.logger);
   }
+
+  /**
+   * SPEC 4.13: seconds until the request holding the key can have finished — its in-progress
+   * record is completed, released, or expires (`in_progress_expiration`: that invocation's start
+   * plus its remaining time, past which the key is free whatever became of it). Read again
+   * (strongly consistent) because Powertools' error does not carry the record. A record already
+   * finished or gone: retry now (1). Unreadable: the same function's timeout is the bound, and
+   * our own remaining time is the closest estimate of it.
+   */
+  private async inProgressRetryAfter(payload: IdempotencyPayload, context: Context): Promise<number> {
+    const now = Date.now();
+    try {
+      const record = await this.store.getRecord(payload);
+      if (record.getStatus() !== IdempotencyRecordStatus.INPROGRESS) return 1;
+      if (record.inProgressExpiryTimestamp !== undefined) return secondsUntil(record.inProgressExpiryTimestamp, now);
+    } catch (error) {
+      if (error instanceof IdempotencyItemNotFoundError) return 1;
+    }
+    return secondsUntil(now + context.getRemainingTimeInMillis(), now);
+  }
+}
+
+/** Whole seconds from `now` until `at` (ms), at least 1, at most Lambda's 15-minute ceiling. */
+function secondsUntil(at: number, now: number): number {
+  return Math.min(900, Math.max(1, Math.ceil((at - now) / 1000)));
 }
 
 function replay(secrets: ReturnType<typeof deriveSecrets>, stored: unknown, logger: Logger): ApiResult {

@@ -1,6 +1,8 @@
+import type { Context } from 'aws-lambda';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENDPOINTS, type World } from '../support/endpoints.js';
+import { ENDPOINTS, MERCHANT_WIDE_ENDPOINTS, type WebhookWorld, type World } from '../support/endpoints.js';
 import { invoke } from '../support/invoke.js';
+import { authorizedWorld } from '../support/lifecycle.js';
 import { seedMerchant, seedWorld, uniqueRef } from '../support/seed.js';
 import { sessionTokenFor } from '../support/sessions.js';
 import { ALL_PERMISSIONS, badTokens, platformToken, tenantToken } from '../support/tokens.js';
@@ -166,4 +168,91 @@ describe.each(ENDPOINTS)('$name', (endpoint) => {
       expect(same.status).toBe(endpoint.successStatus);
     });
   }
+});
+
+/**
+ * SPEC §1, 4.15: webhook configuration, secret rotation, events and redelivery are merchant-wide
+ * (the events carry every outlet's payments, the webhook receives them). A token reaches them
+ * only when it covers the whole merchant: not narrowed to outlets, or narrowed to every outlet the
+ * merchant has. Anything narrower is a 404 indistinguishable from a merchant that does not exist,
+ * and changes nothing.
+ */
+describe.each(MERCHANT_WIDE_ENDPOINTS)('$name (merchant-wide)', (endpoint) => {
+  let w: WebhookWorld;
+  let sibling: Awaited<ReturnType<typeof seedMerchant>>;
+  let platform: string;
+  const webhooks = ['MANAGE_WEBHOOKS'];
+  const call = async (token: string, world: WebhookWorld = w) => {
+    const { handler } = await endpoint.load();
+    return invoke(handler, { ...endpoint.request(world), token });
+  };
+  const narrowedTo = (outletIds: string[], extra: { merchantRef?: string } = {}) => tenantToken({ tenantRef: w.tenantRef, outletIds, permissions: webhooks, ...extra });
+  /** What any of the four could change: the configuration (URL, secrets, timestamps) and the events' delivery schedule. */
+  const snapshot = async () => {
+    const { handler: getConfig } = await import('../../functions/get-webhook-config/handler.js');
+    const { handler: listEvents } = await import('../../functions/list-events/handler.js');
+    const params = { pathParameters: { merchantRef: w.merchantRef }, token: platform };
+    const [config, events] = await Promise.all([
+      invoke(getConfig, { method: 'GET', path: `/config/merchants/${w.merchantRef}/configs/webhooks`, ...params }),
+      invoke(listEvents, { method: 'GET', path: `/config/merchants/${w.merchantRef}/events`, ...params }),
+    ]);
+    return { config: config.body, events: events.body };
+  };
+
+  beforeAll(async () => {
+    platform = await platformToken();
+    const paid = await authorizedWorld(); // payment.authorised: an event to list and redeliver
+    const { handler: putConfig } = await import('../../functions/put-webhook-config/handler.js');
+    const put = await invoke(putConfig, { method: 'PUT', path: `/config/merchants/${paid.merchantRef}/configs/webhooks`, pathParameters: { merchantRef: paid.merchantRef }, token: platform, body: { url: 'http://127.0.0.1:9/original' } });
+    expect(put.status, put.raw).toBe(200);
+    // The delivery worker turns the payment's outbox into the merchant's events (one failed attempt: port 9).
+    const { handler: deliver } = await import('../../functions/webhook-delivery/handler.js');
+    const end = Date.now() + 60_000;
+    await deliver({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, { awsRequestId: 'matrix', functionName: 'webhookDelivery', getRemainingTimeInMillis: () => end - Date.now() } as unknown as Context);
+    const { handler: listEvents } = await import('../../functions/list-events/handler.js');
+    const listed = await invoke(listEvents, { method: 'GET', path: `/config/merchants/${paid.merchantRef}/events`, pathParameters: { merchantRef: paid.merchantRef }, token: platform });
+    w = { ...paid, eventId: listed.body.events[0].id };
+    sibling = await seedMerchant({ tenantRef: w.tenantRef });
+  });
+
+  it('answers 404 to a token narrowed to some of the merchant’s outlets (or none of them), exactly like a missing merchant, and changes nothing', async () => {
+    const before = await snapshot();
+    const missing = await call(platform, { ...w, merchantRef: uniqueRef('m') });
+    expect(missing.status).toBe(404);
+    for (const token of [
+      await narrowedTo([w.outletId]),
+      await narrowedTo([w.otherOutletId]),
+      await narrowedTo([w.outletId, sibling.outletId, sibling.otherOutletId]),
+      await narrowedTo([w.otherOutletId, uniqueRef('o')]),
+      await narrowedTo([w.outletId], { merchantRef: w.merchantRef }),
+      await narrowedTo([sibling.outletId, sibling.otherOutletId]),
+      await narrowedTo([]),
+    ]) {
+      const response = await call(token);
+      expect(response.status, response.raw).toBe(404);
+      expect(response.body.code).toBe('NOT_FOUND');
+      expect(response.body.detail).toBe(missing.body.detail);
+      expect(Object.keys(response.body).sort()).toEqual(Object.keys(missing.body).sort());
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('answers 403 PERMISSION_DENIED to a whole-merchant tenant token without MANAGE_WEBHOOKS', async () => {
+    const response = await call(await tenantToken({ tenantRef: w.tenantRef, permissions: ALL_PERMISSIONS.filter((p) => p !== 'MANAGE_WEBHOOKS') }));
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('PERMISSION_DENIED');
+  });
+
+  it('succeeds for a platform token, a tenant token, one narrowed to the merchant, and one narrowed to every outlet it has', async () => {
+    for (const token of [
+      platform,
+      await tenantToken({ tenantRef: w.tenantRef, permissions: webhooks }),
+      await tenantToken({ tenantRef: w.tenantRef, merchantRef: w.merchantRef, permissions: webhooks }),
+      await narrowedTo([w.outletId, w.otherOutletId]),
+      await narrowedTo([w.otherOutletId, w.outletId, sibling.outletId], { merchantRef: w.merchantRef }),
+    ]) {
+      const response = await call(token);
+      expect(response.status, response.raw).toBe(endpoint.successStatus);
+    }
+  });
 });

@@ -60,7 +60,9 @@ describe('a request still running', () => {
     const second = await postOrder(key, token);
     expect(second.status, second.raw).toBe(409);
     expect(second.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
-    expect(second.headers['Retry-After']).toBe('1');
+    // When the first one's record can have finished or expired: its invocation had 15 s.
+    expect(Number(second.headers['Retry-After'])).toBeGreaterThanOrEqual(13);
+    expect(Number(second.headers['Retry-After'])).toBeLessThanOrEqual(15);
     held.release();
     const done = await first;
     expect(done.status, done.raw).toBe(201);
@@ -88,6 +90,45 @@ describe('a request still running', () => {
   });
 });
 
+describe('Retry-After on IDEMPOTENCY_KEY_IN_USE (SPEC 4.13)', () => {
+  it('says when the held key is free: a client that waits exactly that long gets through, one that waits 1 s does not', async () => {
+    const token = await platformToken();
+    const key = randomUUID();
+    const held = holdNextCreate();
+    // Abandoned with 3 s left (a stalled invocation): its record frees the key then, not sooner.
+    const abandoned = postOrder(key, token, 3_000);
+    await held.inside;
+    const busy = await postOrder(key, token);
+    const busyAt = Date.now();
+    expect(busy.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+    const retryAfter = Number(busy.headers['Retry-After']);
+    expect(retryAfter).toBeGreaterThanOrEqual(2);
+    expect(retryAfter).toBeLessThanOrEqual(3);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect((await postOrder(key, token)).status).toBe(409); // "1" would have been a wasted retry
+    await new Promise((resolve) => setTimeout(resolve, busyAt + retryAfter * 1_000 - Date.now() + 50));
+    const retried = await postOrder(key, token);
+    expect(retried.status, retried.raw).toBe(201);
+    held.release();
+    await abandoned;
+  });
+
+  it('shrinks as the held request ages: a later 409 names a shorter wait', async () => {
+    const token = await platformToken();
+    const key = randomUUID();
+    const held = holdNextCreate();
+    const running = postOrder(key, token, 6_000);
+    await held.inside;
+    const early = Number((await postOrder(key, token)).headers['Retry-After']);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    const later = Number((await postOrder(key, token)).headers['Retry-After']);
+    expect(early).toBeGreaterThanOrEqual(5);
+    expect(later).toBeLessThanOrEqual(early - 2);
+    held.release();
+    expect((await running).status).toBe(201);
+  });
+});
+
 describe('20 concurrent requests with one key', () => {
   it('create exactly one order; the others are 409 or replays of it', async () => {
     const token = await platformToken();
@@ -101,7 +142,8 @@ describe('20 concurrent requests with one key', () => {
       if (response === fresh[0]) continue;
       if (response.status === 409) {
         expect(response.body.code).toBe('IDEMPOTENCY_KEY_IN_USE');
-        expect(response.headers['Retry-After']).toBe('1');
+        expect(Number(response.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
+        expect(Number(response.headers['Retry-After'])).toBeLessThanOrEqual(15);
       } else {
         expect(response.status, response.raw).toBe(201);
         expect(response.headers['Idempotent-Replayed']).toBe('true');

@@ -14,6 +14,7 @@ import { IdempotencyGuard, idempotencyScope } from '../../lib/http/idempotency.j
 import { logger } from '../../lib/core/ports/logger.js';
 import type { ApiResult } from '../../lib/http/types.js';
 import { dynamoFailure } from '../../lib/adapters/dynamodb/dynamo.js';
+import { errorHeaders } from '../../lib/http/error-status.js';
 
 /** An in-memory persistence layer that can be told to misbehave. */
 class ScriptedLayer extends BasePersistenceLayer {
@@ -71,8 +72,42 @@ describe('IdempotencyGuard', () => {
     await guard.run(callWith(key), async () => ({ status: 201, body: {} }));
     layer.vanishOnRead = true;
     const work = vi.fn(async () => ({ status: 201, body: {} }));
-    await expect(guard.run(callWith(key), work)).rejects.toBeInstanceOf(IdempotencyKeyInUseError);
+    const error = await guard.run(callWith(key), work).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IdempotencyKeyInUseError);
+    expect(errorHeaders(error as IdempotencyKeyInUseError)['Retry-After']).toBe('1'); // gone: retry now
     expect(work).not.toHaveBeenCalled();
+  });
+
+  it('409 IN_USE says in Retry-After when the holder’s in-progress record expires (SPEC 4.13)', async () => {
+    const layer = new ScriptedLayer();
+    const guard = new IdempotencyGuard(layer, dynamoFailure);
+    const key = randomUUID();
+    // The holder: an invocation that had 42 s left when it took the key, and is still running.
+    let release!: () => void;
+    const holding = guard.run(callWith(key, 42_000), () => new Promise<ApiResult>((resolve) => (release = () => resolve({ status: 201, body: {} }))));
+    await vi.waitFor(() => expect(layer.records.size).toBe(1));
+    const error = await guard.run(callWith(key, 3_000), async () => ({ status: 201, body: {} })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IdempotencyKeyInUseError);
+    expect(['41', '42']).toContain(errorHeaders(error as IdempotencyKeyInUseError)['Retry-After']);
+    release();
+    await holding;
+  });
+
+  it('409 IN_USE whose record cannot be read again: the caller’s own remaining time bounds the wait', async () => {
+    const layer = new ScriptedLayer();
+    const guard = new IdempotencyGuard(layer, dynamoFailure);
+    const key = randomUUID();
+    let release!: () => void;
+    const holding = guard.run(callWith(key, 42_000), () => new Promise<ApiResult>((resolve) => (release = () => resolve({ status: 201, body: {} }))));
+    await vi.waitFor(() => expect(layer.records.size).toBe(1));
+    const read = vi.spyOn(layer, 'getRecord');
+    read.mockImplementationOnce(BasePersistenceLayer.prototype.getRecord.bind(layer)); // Powertools' own read
+    read.mockRejectedValueOnce(new Error('throttled')); // ours
+    const error = await guard.run(callWith(key, 7_000), async () => ({ status: 201, body: {} })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(IdempotencyKeyInUseError);
+    expect(errorHeaders(error as IdempotencyKeyInUseError)['Retry-After']).toBe('7');
+    release();
+    await holding;
   });
 
   it('the in-progress record expires with the Lambda’s remaining time; the record with 24 h', async () => {

@@ -16,7 +16,7 @@ import { seedMerchant, type SeededMerchant } from '../support/seed.js';
 import { platformToken } from '../support/tokens.js';
 
 /**
- * A cancelled payment link never takes money afterwards (SPEC 4.14, README "Payment links"):
+ * A cancelled payment link never takes money afterwards (SPEC 4.14, docs/integrating/payment-links.md):
  * not through a hosted session minted before the cancel, not through a retry or a 3DS completion,
  * and not when the cancel and a payment cross; a cancel while a payment is in flight is 409.
  */
@@ -193,9 +193,9 @@ describe('no cancel while a payment is under way', () => {
   it('a lease taken after the cancel’s check but before its write: the cancel is undone (409), the link stays ACTIVE', async () => {
     const { linkRef, ids } = await openedLink();
     const cancel = paymentLinkRepository.cancel.bind(paymentLinkRepository);
-    vi.spyOn(paymentLinkRepository, 'cancel').mockImplementationOnce(async (ref, at) => {
+    vi.spyOn(paymentLinkRepository, 'cancel').mockImplementationOnce(async (ref, at, cancelId) => {
       await markProcessing(ids);
-      return cancel(ref, at);
+      return cancel(ref, at, cancelId);
     });
     const cancelled = await cancelPaymentLink(m.outletId, linkRef, token);
     expect(cancelled.status).toBe(409);

@@ -17,7 +17,7 @@ import { platformToken, tenantToken } from '../support/tokens.js';
 
 /**
  * POST /transactions/outlets/{outletId}/orders/{orderRef}/payments: a new payment on the same
- * order after a retryable decline (README "Hosted payment page"), as the hosted page or the
+ * order after a retryable decline (docs/integrating/hosted-page.md), as the hosted page or the
  * merchant asks for it; exactly one per failed payment, however many ask at once.
  */
 let token: string;

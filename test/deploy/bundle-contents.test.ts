@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * What each function's bundle drags in decides its cold start (README "Cold start"). Built here
+ * What each function's bundle drags in decides its cold start (docs/benchmarks.md "Cold start"). Built here
  * with esbuild as serverless.yml's custom.esbuild does (bundle, minify, node), metafile only:
  * a module with bytes in the output is one the function parses and evaluates at init.
  */
@@ -86,7 +86,7 @@ describe('error names survive minification', () => {
     const source = Buffer.from(result.outputFiles[0]!.contents).toString('base64');
     const errors = (await import(`data:text/javascript;base64,${source}`)) as Record<string, unknown>;
     const classes = Object.entries(errors).filter(
-      ([exported, value]) => exported !== 'AppError' && typeof value === 'function' && value.prototype instanceof Error,
+      ([exported, value]) => exported !== 'DomainError' && typeof value === 'function' && value.prototype instanceof Error,
     ) as [string, new (detail?: string) => Error][];
     expect(classes.length).toBeGreaterThan(20);
     for (const [exported, ErrorClass] of classes) expect(new ErrorClass('detail').name).toBe(exported);

@@ -142,7 +142,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
       expect(props.Timeout, fn.name).toBe(worker ? 60 : payment ? 15 : 6);
       // A lease outlives its holder's Lambda: no holder can still be talking to the acquirer
-      // when its lease is taken over (SPEC §3, README "Exactly once").
+      // when its lease is taken over (SPEC §3, docs/integrating/payment-processing.md "Exactly once").
       const env: Record<string, string> = props.Environment.Variables;
       if (payment) expect(Number(env.PAYMENT_LEASE_SECONDS), fn.name).toBeGreaterThan(props.Timeout);
     }

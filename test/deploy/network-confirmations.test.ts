@@ -1,6 +1,6 @@
 // @vitest-environment node
 /**
- * The Mastercard confirmations' deployment (README "Network confirmations"): the delivery worker
+ * The Mastercard confirmations' deployment (docs/integrating/network-confirmations.md): the delivery worker
  * alone gets the three MASTERCARD_* variables from their stage params, and ssm:GetParameter on
  * exactly the configured credentials parameter — no statement at all when it is not set, and a
  * value that is not an SSM parameter ARN is refused at package time. Checked on the generators

@@ -227,7 +227,7 @@ describe('the page CSP with network SDKs configured', () => {
       for (const name of ['script-src', 'connect-src']) {
         expect([...directives.get(name)!].sort(), name).toEqual(["'self'", ...origins].sort());
       }
-      // Frames: the SDKs' and the 3DS ACS's (README "3DS challenge"), nothing else.
+      // Frames: the SDKs' and the 3DS ACS's (docs/integrating/three-ds.md), nothing else.
       const acsOrigin = new URL(e2e().local.sandboxAcsBaseUrl).origin;
       expect([...directives.get('frame-src')!].sort(), 'frame-src').toEqual(["'self'", ...origins, acsOrigin].sort());
       expect(directives.get('default-src')).toEqual(["'none'"]);

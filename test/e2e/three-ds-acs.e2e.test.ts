@@ -5,7 +5,7 @@ import { chooseCardAndPay, createCheckout, e2e, enterOtp, expectNoLeaks, getOrde
 
 /**
  * The 3DS challenge as EMV 3DS 2.2's browser flow with an ACS on another origin (SPEC 4.10,
- * README "3DS challenge"): `npm start` serves the sandbox ACS on http://127.0.0.1:<its own
+ * docs/integrating/three-ds.md): `npm start` serves the sandbox ACS on http://127.0.0.1:<its own
  * port> while the page is http://localhost:<PORT>. The page form-POSTs the creq into the
  * challenge frame, the ACS form-POSTs the cres to the notification URL, whose page hands it
  * to the checkout, which calls 4.10.

@@ -1,5 +1,5 @@
 import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { generateKeyPair, exportJWK } from 'jose';
+import { CompactSign, exportJWK, generateKeyPair, importJWK } from 'jose';
 import { DecryptCommand } from '@aws-sdk/client-kms';
 import { documentClient, kmsClient } from '../../lib/composition/aws.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -8,7 +8,7 @@ import { authorizer, paymentDeps, paymentRepository } from '../../lib/compositio
 import { invoke } from '../support/invoke.js';
 import { seedWorld, setTenant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
-import { checkoutResponse, currentRecipientKey } from '../support/checkout.js';
+import { checkoutResponse, currentRecipientKey, sandboxSigningKey } from '../support/checkout.js';
 import { answerChallenge, authorizerCalls, completeThreeDs, cresFor, lookupCalls, pay, strangerCres } from '../support/payments.js';
 import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 
@@ -402,6 +402,37 @@ describe('4.3 refusals', () => {
     expect(stale.body.code).toBe('CHECKOUT_EXPIRED');
     const future = await pay(world, token, await checkoutResponse({ iat: Math.floor(Date.now() / 1000) + 600 }));
     expect(future.body.code).toBe('CHECKOUT_EXPIRED');
+  });
+
+  it('a network exp an hour past or nbf an hour ahead (header or payload) → 422 CHECKOUT_EXPIRED; the payment stays payable', async () => {
+    const world = await seedWorld();
+    const signingKey = sandboxSigningKey();
+    const key = await importJWK(signingKey, 'RS256');
+    const nowS = Math.floor(Date.now() / 1000);
+    /** The sandbox network's response, re-signed by the same key with the claims added. */
+    const resigned = async (where: 'header' | 'payload', claims: Record<string, number>) => {
+      const sdkResult = await checkoutResponse({ signingKey });
+      const [h, p] = String(sdkResult.checkoutResponse).split('.');
+      const decode = (segment: string) => JSON.parse(Buffer.from(segment, 'base64url').toString()) as Record<string, unknown>;
+      const header = { ...decode(h!), ...(where === 'header' ? claims : {}) };
+      const payload = { ...decode(p!), ...(where === 'payload' ? claims : {}) };
+      const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(header as never).sign(key);
+      return { ...sdkResult, checkoutResponse: jws };
+    };
+    const decrypts = vi.spyOn(kmsClient, 'send');
+    for (const where of ['header', 'payload'] as const) {
+      for (const claims of [{ exp: nowS - 3600 }, { nbf: nowS + 3600 }] as Record<string, number>[]) {
+        const response = await pay(world, token, await resigned(where, claims));
+        expect(response.status, `${where} ${JSON.stringify(claims)}`).toBe(422);
+        expect(response.body.code).toBe('CHECKOUT_EXPIRED');
+      }
+    }
+    expect(decrypts.mock.calls.filter(([command]) => command instanceof DecryptCommand)).toHaveLength(0);
+    decrypts.mockRestore();
+    // Within the network's window the same re-signing is accepted, and the refusals left the payment payable.
+    const valid = await pay(world, token, await resigned('header', { exp: nowS + 600, nbf: nowS - 60 }));
+    expect(valid.status, JSON.stringify(valid.body)).toBe(200);
+    expect(valid.body.state).toBe('AUTHORISED');
   });
 
   it('a tampered JWS → 422 CHECKOUT_SIGNATURE_INVALID; a cancelled checkout → 422 CHECKOUT_PAYLOAD_INVALID', async () => {

@@ -245,14 +245,17 @@ describe('RT-W: whose events', () => {
       invoke(body ? putConfigHandler : getConfigHandler, { method: body ? 'PUT' : 'GET', path: `/config/merchants/${merchantRef}/configs/webhooks`, pathParameters: { merchantRef }, token: bearer, ...(body ? { body } : {}) });
     expect((await hook(sibling.merchantRef, token, { url: 'http://127.0.0.1:9/merchant-b' })).status).toBe(200);
     const outletOfA = await tenantToken({ tenantRef: a.tenantRef, outletIds: [a.outletId], permissions: ['MANAGE_WEBHOOKS'] });
-    // SPEC §1: an outlet-narrowed token covers only the merchants owning one of its outlets.
+    // SPEC §1: a merchant's webhooks and events are reached only by a token covering the whole merchant.
     expect((await hook(sibling.merchantRef, outletOfA, { url: 'http://127.0.0.1:9/attacker' })).status).toBe(404);
     expect((await hook(sibling.merchantRef, outletOfA)).status).toBe(404);
     expect((await list(sibling.merchantRef, outletOfA)).status).toBe(404);
     expect((await hook(sibling.merchantRef, token)).body.url).toBe('http://127.0.0.1:9/merchant-b');
-    // Its own merchant it still manages.
-    expect((await list(a.merchantRef, outletOfA)).status).toBe(200);
-    expect((await hook(a.merchantRef, outletOfA, { url: 'http://127.0.0.1:9/merchant-a' })).status).toBe(200);
+    // Nor its own merchant's, through one of its two outlets; narrowed to both, it manages them.
+    expect((await list(a.merchantRef, outletOfA)).status).toBe(404);
+    expect((await hook(a.merchantRef, outletOfA, { url: 'http://127.0.0.1:9/merchant-a' })).status).toBe(404);
+    const allOutletsOfA = await tenantToken({ tenantRef: a.tenantRef, outletIds: [a.outletId, a.otherOutletId], permissions: ['MANAGE_WEBHOOKS'] });
+    expect((await list(a.merchantRef, allOutletsOfA)).status).toBe(200);
+    expect((await hook(a.merchantRef, allOutletsOfA, { url: 'http://127.0.0.1:9/merchant-a' })).status).toBe(200);
   });
 
   it('held: event bodies, stored items and delivery logs carry no card number, cryptogram, secret or signature', async () => {

@@ -18,7 +18,9 @@ let dataDir: string;
 let port: number;
 let base: string;
 
-const env = () => ({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info' });
+/** With CORS configured, as a deployment with the corsAllowedOrigins param (the default is in local-service.test.ts). */
+const SHOP = 'https://shop.example.com';
+const env = () => ({ PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: 'info', CORS_ALLOWED_ORIGINS: SHOP });
 const demo = async (): Promise<Demo> => JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as Demo;
 
 /** A request bounded on the client side, so a hanging API fails the test instead of stalling it. */
@@ -66,6 +68,40 @@ afterAll(async () => {
   if (service && service.process.exitCode === null && service.process.signalCode === null) await service.stop();
   await rm(dataDir, { recursive: true, force: true });
 }, 30_000);
+
+describe('npm start with CORS_ALLOWED_ORIGINS: CORS as API Gateway does it with that configuration', () => {
+  const corsOf = (response: Response) => {
+    const found: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (name.startsWith('access-control-')) found[name] = value;
+    });
+    return found;
+  };
+  const preflight = (origin: string) =>
+    fetch(`${base}/transactions/outlets/${service.demo.outletId}/orders`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
+  const plain = (origin: string) => fetch(`${base}${keysPath}`, { headers: { Origin: origin, Authorization: `Bearer ${service.demo.tokens.tenant}` } });
+
+  it('the listed origin gets its preflight answered and its origin allowed, without credentials', async () => {
+    const answer = await preflight(SHOP);
+    expect(answer.status).toBe(204);
+    expect(corsOf(answer)).toMatchObject({ 'access-control-allow-origin': SHOP, 'access-control-max-age': '600' });
+    expect(corsOf(answer)['access-control-allow-headers']).toContain('Idempotency-Key');
+    const response = await plain(SHOP);
+    expect(response.status).toBe(200);
+    expect(corsOf(response)['access-control-allow-origin']).toBe(SHOP);
+    expect(corsOf(response)['access-control-allow-credentials']).toBeUndefined();
+  });
+
+  it.each(['https://evil.example', 'null'])('Origin: %s gets no CORS header, on a preflight or a GET', async (origin) => {
+    expect(corsOf(await preflight(origin))).toEqual({});
+    const response = await plain(origin);
+    expect(response.status).toBe(200);
+    expect(corsOf(response)).toEqual({});
+  });
+});
 
 describe('npm start runs DynamoDB and KMS as processes of their own', () => {
   it('prints their pids and ports in the banner and in demo.json', async () => {

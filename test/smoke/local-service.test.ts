@@ -116,6 +116,29 @@ describe('npm start', () => {
   });
 });
 
+describe('CORS from npm start: none unless corsAllowedOrigins is configured, exactly as deployed', () => {
+  const corsHeadersOf = (response: Response) => {
+    const names: string[] = [];
+    response.headers.forEach((_, name) => name.startsWith('access-control-') && names.push(name));
+    return names;
+  };
+
+  it.each(['https://evil.example', 'null'])('Origin: %s — no CORS header on a preflight or on a plain GET', async (origin) => {
+    const preflight = await fetch(`${base}/transactions/outlets/${service.demo.outletId}/orders`, {
+      method: 'OPTIONS',
+      headers: { Origin: origin, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
+    });
+    expect(corsHeadersOf(preflight)).toEqual([]);
+    expect(preflight.status).toBe(405); // an OPTIONS like any other method: no route takes it
+    const plain = await fetch(`${base}/config/merchants/${service.demo.merchantRef}/configs/vctp`, {
+      headers: { Origin: origin, Authorization: `Bearer ${service.demo.tokens.tenant}` },
+    });
+    expect(plain.status).toBe(200);
+    expect(corsHeadersOf(plain)).toEqual([]);
+    expect(service.output()).toContain('CORS                none');
+  });
+});
+
 describe('webhooks from npm start (SPEC §4.15)', () => {
   it('a webhook pointed at a local receiver gets signed events within seconds: authorised, then captured', async () => {
     const receiver = await webhookReceiver([]);
@@ -156,7 +179,7 @@ describe('payments end to end over HTTP', () => {
     const awaiting = await api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, await sandboxCheckout(orderRef, '--eci', '07'));
     expect(awaiting.body.state).toBe('AWAIT_3DS');
     const { acsUrl, creq } = awaiting.body.threeDs;
-    // The sandbox ACS on an origin of its own (README "3DS challenge"), reached by form POSTs.
+    // The sandbox ACS on an origin of its own (docs/integrating/three-ds.md), reached by form POSTs.
     expect(acsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/3ds\/challenge$/);
     expect(new URL(acsUrl).origin).not.toBe(new URL(base).origin);
     const post = (fields: Record<string, string>) =>
@@ -208,8 +231,12 @@ describe('payments end to end over HTTP', () => {
     expect(order.body.payments[0].state).toBe('AUTHORISED');
   }, 90_000);
 
-  it('after a crash (SIGKILL) a restart works and keeps the data: the same order and tokens', async () => {
+  it('after a crash (SIGKILL) a restart works and keeps the data: the same order and tokens; a payment waiting for 3DS is finished at its acsUrl', async () => {
     const { orderRef } = await orderWithSession(1000);
+    const challenged = await orderWithSession(1000);
+    const awaiting = await api('POST', payPath(challenged.orderRef, challenged.paymentRef, 'click-to-pay'), challenged.session, await sandboxCheckout(challenged.orderRef, '--eci', '07'));
+    expect(awaiting.body.state).toBe('AWAIT_3DS');
+    const { acsUrl, creq } = awaiting.body.threeDs;
     const exited = new Promise((resolve) => service.process.once('exit', resolve));
     process.kill(-service.process.pid!, 'SIGKILL');
     await exited;
@@ -220,5 +247,13 @@ describe('payments end to end over HTTP', () => {
     const order = await api('GET', `/transactions/outlets/${service.demo.outletId}/orders/${orderRef}`, service.demo.tokens.tenant);
     expect(order.status).toBe(200);
     expect(order.body.orderRef).toBe(orderRef);
+    // The sandbox ACS kept its origin (it is in the stored payment): the challenge goes on there.
+    expect(service.demo.local.sandboxAcsBaseUrl).toBe(new URL(acsUrl).origin);
+    const answered = await fetch(acsUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ creq, code: '1234' }) });
+    expect(answered.status).toBe(200);
+    const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())![1]!;
+    const done = await api('POST', payPath(challenged.orderRef, challenged.paymentRef, '3ds'), challenged.session, { cres });
+    expect(done.status, JSON.stringify(done.body)).toBe(200);
+    expect(done.body).toMatchObject({ state: 'AUTHORISED', eci: '05' });
   }, 200_000);
 });

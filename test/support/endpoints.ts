@@ -157,3 +157,59 @@ export const ENDPOINTS: EndpointCase[] = [
     successStatus: 201,
   },
 ];
+
+/** A world whose merchant has a webhook configured and at least one event (`eventId`). */
+export interface WebhookWorld extends World {
+  eventId: string;
+}
+
+export interface MerchantWideEndpointCase {
+  name: string;
+  load: () => Promise<{ handler: Handler }>;
+  /** A request that succeeds for a platform token. */
+  request: (world: WebhookWorld) => InvokeOptions;
+  successStatus: number;
+}
+
+const webhooksPath = (w: WebhookWorld) => `/config/merchants/${w.merchantRef}/configs/webhooks`;
+
+/**
+ * SPEC §1, 4.15: the merchant-wide resources — reached by a platform token, or MANAGE_WEBHOOKS
+ * with the whole merchant in scope (never through one of its outlets).
+ */
+export const MERCHANT_WIDE_ENDPOINTS: MerchantWideEndpointCase[] = [
+  {
+    name: '4.15 GET webhook config',
+    load: () => import('../../functions/get-webhook-config/handler.js'),
+    request: (w) => ({ method: 'GET', path: webhooksPath(w), pathParameters: { merchantRef: w.merchantRef } }),
+    successStatus: 200,
+  },
+  {
+    name: '4.15 PUT webhook config',
+    load: () => import('../../functions/put-webhook-config/handler.js'),
+    request: (w) => ({ method: 'PUT', path: webhooksPath(w), pathParameters: { merchantRef: w.merchantRef }, body: { url: 'http://127.0.0.1:9/webhooks' } }),
+    successStatus: 200,
+  },
+  {
+    name: '4.15 POST rotate-secret',
+    load: () => import('../../functions/rotate-webhook-secret/handler.js'),
+    request: (w) => ({ method: 'POST', path: `${webhooksPath(w)}/rotate-secret`, pathParameters: { merchantRef: w.merchantRef } }),
+    successStatus: 200,
+  },
+  {
+    name: '4.15 GET events',
+    load: () => import('../../functions/list-events/handler.js'),
+    request: (w) => ({ method: 'GET', path: `/config/merchants/${w.merchantRef}/events`, pathParameters: { merchantRef: w.merchantRef } }),
+    successStatus: 200,
+  },
+  {
+    name: '4.15 POST redeliver',
+    load: () => import('../../functions/redeliver-event/handler.js'),
+    request: (w) => ({
+      method: 'POST',
+      path: `/config/merchants/${w.merchantRef}/events/${w.eventId}/redeliver`,
+      pathParameters: { merchantRef: w.merchantRef, eventId: w.eventId },
+    }),
+    successStatus: 202,
+  },
+];

@@ -19,6 +19,8 @@ type DropMode = 'request' | 'response';
  * - drop(match, mode, times): 'request' — the request never reaches the target and the
  *   connection is reset (a write that never lands); 'response' — it reaches the target and
  *   the answer is lost (a write that lands without the caller knowing).
+ * - hold(match): the next matching request alone is held (everything else passes) until
+ *   release() — one call stalled, to order a race step by step; `arrived` says it is held.
  * - reset(): every open connection is destroyed.
  * Test-only code: it lives in test/support.
  */
@@ -28,6 +30,7 @@ export class FaultProxy {
   private held: (() => void)[] = [];
   private delayMs = 0;
   private drops: { match: Matcher; mode: DropMode; left: number }[] = [];
+  private holds: { match: Matcher; taken: boolean; arrived: () => void; released: Promise<void>; release: () => void }[] = [];
   private readonly sockets = new Set<Socket>();
   private readonly target: URL;
 
@@ -69,9 +72,24 @@ export class FaultProxy {
     this.drops.push({ match, mode, left: times });
   }
 
+  /**
+   * Holds the next request matching `match` until `release()`. Keep it shorter than the SDK's
+   * request timeout unless the test wants the SDK to give up on it.
+   */
+  hold(match: Matcher): { arrived: Promise<void>; release: () => void } {
+    let arrived!: () => void;
+    let release!: () => void;
+    const arrival = new Promise<void>((resolve) => (arrived = resolve));
+    const released = new Promise<void>((resolve) => (release = resolve));
+    this.holds.push({ match, taken: false, arrived, released, release });
+    return { arrived: arrival, release };
+  }
+
   /** Back to a transparent proxy (held requests are delivered). */
   heal(): void {
     this.drops = [];
+    for (const hold of this.holds) hold.release();
+    this.holds = [];
     this.delayMs = 0;
     this.thaw();
   }
@@ -103,6 +121,12 @@ export class FaultProxy {
       return;
     }
     const send = () => this.forward(req, body, res, drop === 'response');
+    const hold = this.holds.find((candidate) => !candidate.taken && candidate.match(seen));
+    if (hold) {
+      hold.taken = true;
+      hold.arrived();
+      await hold.released;
+    }
     if (this.frozen.active) this.held.push(send);
     else send();
   }

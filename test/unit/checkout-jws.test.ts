@@ -21,6 +21,7 @@ import {
   thrown,
   vectors,
 } from './checkout-fixtures.js';
+import { statusOf } from '../../lib/http/error-status.js';
 
 const options = { maxAgeSeconds: MAX_AGE, now };
 
@@ -208,6 +209,79 @@ describe('verifyCheckoutJws rejects', () => {
     await rejects(await signJws(header(), noJwe, privateKey), CheckoutPayloadInvalidError, /encryptedPayload/);
     const { srcCorrelationId: _c, ...noCorrelation } = payload;
     await rejects(await signJws(header(), noCorrelation, privateKey), CheckoutPayloadInvalidError, /srcCorrelationId/);
+  });
+});
+
+/**
+ * SPEC §4.3 step 2: a network's `exp` and `nbf` bound the response, in the protected header
+ * and in the payload alike, with 30 s of clock skew (frozen clock at NOW_S). Read as
+ * RFC 7519 and jose's jwtVerify do: refused from `exp` + 30 s on, and while `nbf` − 30 s is
+ * still ahead.
+ */
+describe('verifyCheckoutJws enforces the network\'s exp and nbf', () => {
+  const kid = 'validity-rsa';
+  let privateKey: CryptoKey;
+  let resolver: KeyResolver;
+  const payload = { srcCorrelationId: 'corr-v', encryptedPayload: 'a.b.c.d.e' };
+  const baseHeader = { alg: 'RS256', kid, iat: NOW_S - 10 };
+
+  beforeAll(async () => {
+    let publicKey: CryptoKey;
+    ({ privateKey, publicKey } = await generateKeyPair('RS256'));
+    resolver = jwksResolver([{ ...(await exportJWK(publicKey)), kid }]);
+  });
+
+  /** A token carrying `claims` in the header or in the payload (the other place has none). */
+  const signedWith = (where: 'header' | 'payload', claims: Record<string, unknown>) =>
+    where === 'header' ? signJws({ ...baseHeader, ...claims }, payload, privateKey) : signJws(baseHeader, { ...payload, ...claims }, privateKey);
+  const verify = (jws: string) => verifyCheckoutJws(jws, resolver, options);
+  const expiredBecause = async (jws: string, reason: RegExp) => {
+    const error = await failure(() => verify(jws));
+    expect(error).toBeInstanceOf(CheckoutExpiredError);
+    expect((error as CheckoutExpiredError).code).toBe('CHECKOUT_EXPIRED');
+    expect(statusOf(error as CheckoutExpiredError).status).toBe(422);
+    expect(((error as Error).cause as Error).message).toMatch(reason);
+  };
+  const places = ['header', 'payload'] as const;
+
+  it.each(places)('%s exp: an hour past is refused; 30 s past is the boundary; 29 s past and ahead are accepted', async (where) => {
+    await expiredBecause(await signedWith(where, { exp: NOW_S - 3600 }), new RegExp(`${where} exp has passed`));
+    await expiredBecause(await signedWith(where, { exp: NOW_S - 30 }), /exp has passed/);
+    await expect(verify(await signedWith(where, { exp: NOW_S - 29 }))).resolves.toMatchObject({ kid });
+    await expect(verify(await signedWith(where, { exp: NOW_S + 3600 }))).resolves.toMatchObject({ kid });
+  });
+
+  it.each(places)('%s nbf: an hour ahead is refused; 31 s ahead is refused; 30 s ahead and past are accepted', async (where) => {
+    await expiredBecause(await signedWith(where, { nbf: NOW_S + 3600 }), new RegExp(`${where} nbf is in the future`));
+    await expiredBecause(await signedWith(where, { nbf: NOW_S + 31 }), /nbf is in the future/);
+    await expect(verify(await signedWith(where, { nbf: NOW_S + 30 }))).resolves.toMatchObject({ kid });
+    await expect(verify(await signedWith(where, { nbf: NOW_S - 3600 }))).resolves.toMatchObject({ kid });
+  });
+
+  it('a window that holds in one place does not excuse the other: header and payload are both checked', async () => {
+    const fresh = { exp: NOW_S + 600, nbf: NOW_S - 600 };
+    await expect(verify(await signJws({ ...baseHeader, ...fresh }, { ...payload, ...fresh }, privateKey))).resolves.toBeDefined();
+    await expiredBecause(await signJws({ ...baseHeader, ...fresh }, { ...payload, exp: NOW_S - 60 }, privateKey), /payload exp/);
+    await expiredBecause(await signJws({ ...baseHeader, exp: NOW_S - 60 }, { ...payload, ...fresh }, privateKey), /header exp/);
+    await expiredBecause(await signJws({ ...baseHeader, ...fresh }, { ...payload, nbf: NOW_S + 60 }, privateKey), /payload nbf/);
+    await expiredBecause(await signJws({ ...baseHeader, nbf: NOW_S + 60 }, { ...payload, ...fresh }, privateKey), /header nbf/);
+  });
+
+  it('a fresh iat does not stretch a passed exp (the network\'s shorter validity wins)', async () => {
+    await expiredBecause(await signJws({ ...baseHeader, iat: NOW_S - 5, exp: NOW_S - 31 }, payload, privateKey), /exp has passed/);
+  });
+
+  it.each(places)('%s exp or nbf that is not a NumericDate is refused as expired (decision)', async (where) => {
+    for (const value of [String(NOW_S + 3600), null, true, {}, [NOW_S + 3600]]) {
+      await expiredBecause(await signedWith(where, { exp: value }), /exp is not a number/);
+      await expiredBecause(await signedWith(where, { nbf: value }), /nbf is not a number/);
+    }
+  });
+
+  it('a passed exp is still a signature error first when the signature is bad (no time oracle for forgeries)', async () => {
+    const jws = flipSegment(await signedWith('payload', { exp: NOW_S - 3600 }), 2);
+    const error = await failure(() => verify(jws));
+    expect(error).toBeInstanceOf(CheckoutSignatureInvalidError);
   });
 });
 

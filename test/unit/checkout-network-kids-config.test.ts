@@ -3,7 +3,7 @@ import { keysConfigSchema } from '../../lib/composition/config/keys-config.js';
 import { parseEnv } from '../../lib/composition/config/parse-env.js';
 import { MASTERCARD_NETWORK_KID, VISA_NETWORK_KID } from '../fixtures/network-checkout-responses.js';
 
-/** PAYLOAD_KEY_NETWORK_KIDS (README "Payload key rotation"): checked once, at start-up. */
+/** PAYLOAD_KEY_NETWORK_KIDS (docs/operating/keys.md): checked once, at start-up. */
 const parse = (kids: string | undefined, ids = 'alias/new,alias/old') =>
   parseEnv(keysConfigSchema, { PAYLOAD_KEY_IDS: ids, ...(kids === undefined ? {} : { PAYLOAD_KEY_NETWORK_KIDS: kids }) });
 

@@ -196,3 +196,56 @@ describe('unknown kid: each configured key, current first', () => {
     expect(send.mock.calls.filter(([c]) => c instanceof DecryptCommand).map(([c]) => (c as DecryptCommand).input.KeyId)).toEqual([arns.previous]);
   });
 });
+
+/**
+ * SPEC §4.3 step 5 / RFC 7516 §4.1.6: `kid` is optional. A JWE without one goes to the same
+ * trial as an unknown kid: current first, at most one Decrypt per configured key. Every
+ * key-wrap algorithm and content encryption the service accepts.
+ */
+describe('no kid: the same trial as an unknown kid', () => {
+  const combos = (['RSA-OAEP', 'RSA-OAEP-256'] as const).flatMap((alg) =>
+    (['A128GCM', 'A256GCM', 'A128CBC-HS256'] as const).map((enc) => [alg, enc] as const),
+  );
+  /** A JWE whose protected header has no `kid` at all. */
+  const kidless = async (alg: 'RSA-OAEP' | 'RSA-OAEP-256', enc: string, to: JWK, message: string) => {
+    const key = await importJWK({ ...to, alg: undefined, use: undefined, kid: undefined } as JWK, alg);
+    const jwe = await new CompactEncrypt(new TextEncoder().encode(message)).setProtectedHeader({ alg, enc }).encrypt(key);
+    expect(JSON.parse(Buffer.from(jwe.split('.')[0]!, 'base64url').toString())).toEqual({ alg, enc });
+    return jwe;
+  };
+  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+  it.each(combos)('%s + %s to the previous key: current asked, then previous; the match logged at info', async (alg, enc) => {
+    const v = vault({ networkKids: { [CURRENT]: [VISA_NETWORK_KID] } });
+    const message = `{"kidless":"${alg} ${enc}"}`;
+    expect(text(await decryptCheckoutJwe(await kidless(alg, enc, recipient.previous, message), v.instance))).toBe(message);
+    expect(v.decrypted).toEqual([arns.current, arns.previous]);
+    expect(v.logger.warn).not.toHaveBeenCalled(); // no kid: nothing to register
+    expect(v.logger.info).toHaveBeenCalledWith(expect.stringMatching(/no kid; a configured key decrypted it by trial/), {
+      payloadKeyId: PREVIOUS,
+      payloadKid: recipient.previous.kid,
+      payloadKeyStatus: 'previous',
+    });
+  });
+
+  it.each(combos)('%s + %s to the current key: one Decrypt', async (alg, enc) => {
+    const v = vault();
+    expect(text(await decryptCheckoutJwe(await kidless(alg, enc, recipient.current, '{"n":1}'), v.instance))).toBe('{"n":1}');
+    expect(v.decrypted).toEqual([arns.current]);
+  });
+
+  it.each(combos)('%s + %s to a key we do not hold: 422 after one Decrypt per configured key', async (alg, enc) => {
+    const v = vault();
+    const error = await decryptCheckoutJwe(await kidless(alg, enc, recipient.foreign, '{}'), v.instance).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(CheckoutDecryptionFailedError);
+    expect(v.decrypted).toEqual([arns.current, arns.previous]);
+    expect(v.logger.warn).toHaveBeenCalledWith('payload JWE has no kid and no configured key decrypts it', { keysTried: 2 });
+  });
+
+  it('a KMS fault during a kid-less trial is 503 and stops it', async () => {
+    const v = vault({ failDecrypt: { call: 1, error: kmsError('ThrottlingException') } });
+    const jwe = await kidless('RSA-OAEP-256', 'A256GCM', recipient.previous, '{}');
+    await expect(decryptCheckoutJwe(jwe, v.instance)).rejects.toBeInstanceOf(DependencyUnavailableError);
+    expect(v.decrypted).toEqual([arns.current]);
+  });
+});

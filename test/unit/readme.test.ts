@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { markdownFiles, slug } from '../support/markdown.js';
 
 /**
  * The README is read by a merchant developer in their first hour: its links to the contract
@@ -10,15 +11,14 @@ const read = (path: string) => readFileSync(new URL(`../../${path}`, import.meta
 const readme = read('README.md');
 const spec = read('docs/SPEC.md');
 
-/** GitHub's heading anchors: lower case, punctuation dropped (not `-` or `_`), spaces → `-`. */
-const slug = (heading: string) => heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\- _]/gu, '').replace(/ /g, '-');
 const codeBlocks = (markdown: string) => [...markdown.matchAll(/^```sh\n([\s\S]*?)^```/gm)].map(([, code]) => code!);
 /** A shell line as the shell expands it: single-quoted text and comments blanked out. */
 const expanded = (line: string) => line.replace(/'[^']*'/g, "''").replace(/(^|\s)#.*$/, '');
 const section = (title: string) => {
-  const start = readme.indexOf(`### ${title}`);
+  const start = readme.indexOf(`\n## ${title}\n`);
   expect(start, title).toBeGreaterThan(-1);
-  return readme.slice(start, readme.indexOf('\n## ', start));
+  const end = readme.indexOf('\n## ', start + 1);
+  return readme.slice(start, end === -1 ? undefined : end);
 };
 
 describe('README', () => {
@@ -33,15 +33,17 @@ describe('README', () => {
     expect(spec.split('\n').slice(2).join('\n')).toBe(readFileSync(shared, 'utf8'));
   });
 
-  it('links SPEC sections to headings that exist in docs/SPEC.md', () => {
+  it('links SPEC sections to headings that exist in docs/SPEC.md (the README and every guide in docs/)', () => {
     const anchors = new Set([...spec.matchAll(/^#{1,3} (.+)$/gm)].map(([, heading]) => slug(heading!)));
-    const links = [...readme.matchAll(/\]\(docs\/SPEC\.md#([^)]+)\)/g)].map(([, anchor]) => anchor!);
+    const links = markdownFiles().flatMap((file) =>
+      [...read(file).matchAll(/\]\((?:docs\/|(?:\.\.\/)*)SPEC\.md#([^)]+)\)/g)].map(([, anchor]) => anchor!),
+    );
     expect(links.length).toBeGreaterThan(20);
     for (const anchor of links) expect(anchors, anchor).toContain(anchor);
   });
 
-  it('has no curl example hard-coding localhost:3000 (they use $BASE)', () => {
-    for (const code of codeBlocks(readme)) {
+  it('has no curl example hard-coding localhost:3000, in the README or a guide (they use $BASE)', () => {
+    for (const code of markdownFiles().flatMap((file) => codeBlocks(read(file)))) {
       for (const line of code.split('\n').filter((l) => /\bcurl\b/.test(l))) expect(line).not.toMatch(/localhost:3000/);
     }
   });

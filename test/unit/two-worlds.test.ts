@@ -4,12 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
 /**
- * Keep the two worlds apart (README "3DS challenge"): what plays the network, the ACS or the
- * acquirer lives in lib/sandbox/ and is wired in lib/composition/ only. No other module of lib/
+ * Keep the two worlds apart (docs/integrating/three-ds.md): what plays the network, the ACS or the
+ * acquirer lives in lib/adapters/sandbox/ and is wired in lib/composition/ only. No other module of lib/
  * imports it — the use cases take ports (ThreeDsServer, Authorizer) and never know which.
  */
 const LIB = fileURLToPath(new URL('../../lib', import.meta.url));
-const WIRING = ['sandbox', 'composition'];
+const WIRING = ['adapters/sandbox', 'composition'];
+const inWiring = (file: string) => WIRING.some((dir) => relative(LIB, file).startsWith(`${dir}/`));
+const isSandbox = (path: string) => path.startsWith('adapters/sandbox/');
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -24,19 +26,19 @@ function specifiers(source: string): string[] {
   return [...source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|\bimport\s+)['"]([^'"]+)['"]/g)].map((match) => match[1]!);
 }
 
-describe('the use cases import no lib/sandbox', () => {
-  const files = sources(LIB).filter((file) => !WIRING.includes(relative(LIB, file).split('/')[0]!));
+describe('the use cases import no lib/adapters/sandbox', () => {
+  const files = sources(LIB).filter((file) => !inWiring(file));
 
-  it('scans the use cases (lib/payments among them)', () => {
-    expect(files.some((file) => file.endsWith('/payments/complete-three-ds.ts'))).toBe(true);
-    expect(files.some((file) => file.endsWith('/payments/three-ds-server.ts'))).toBe(true);
-    expect(files.some((file) => file.includes('/sandbox/'))).toBe(false);
+  it('scans the use cases (lib/core/payments among them)', () => {
+    expect(files.some((file) => file.endsWith('/core/payments/complete-three-ds.ts'))).toBe(true);
+    expect(files.some((file) => file.endsWith('/core/ports/three-ds-server.ts'))).toBe(true);
+    expect(files.some((file) => file.includes('/adapters/sandbox/'))).toBe(false);
   });
 
-  it('finds an import of lib/sandbox nowhere outside lib/sandbox and lib/composition', () => {
+  it('finds an import of lib/adapters/sandbox nowhere outside it and lib/composition', () => {
     const offenders = files.flatMap((file) =>
       specifiers(readFileSync(file, 'utf8'))
-        .filter((specifier) => specifier.startsWith('.') && relative(LIB, join(file, '..', specifier)).split('/')[0] === 'sandbox')
+        .filter((specifier) => specifier.startsWith('.') && isSandbox(relative(LIB, join(file, '..', specifier))))
         .map((specifier) => `${relative(LIB, file)} → ${specifier}`),
     );
     expect(offenders).toEqual([]);

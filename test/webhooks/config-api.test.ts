@@ -87,9 +87,16 @@ describe('4.15 access: platform, or MANAGE_WEBHOOKS with the merchant in scope',
         expect((await call(world.merchantRef, await tenantToken({ tenantRef: world.tenantRef, permissions: ['MANAGE_WEBHOOKS'] }))).status).toBe(200);
         const narrowed = await tenantToken({ tenantRef: world.tenantRef, merchantRef: world.merchantRef, permissions: ['MANAGE_WEBHOOKS'] });
         expect((await call(world.merchantRef, narrowed)).status).toBe(200);
-        // An outlet-narrowed token covers the merchants owning one of its outlets (SPEC §1, as 4.1).
-        const outlets = await tenantToken({ tenantRef: world.tenantRef, outletIds: [world.outletId], permissions: ['MANAGE_WEBHOOKS'] });
+        // Narrowed to every outlet of the merchant, a token covers the whole merchant (SPEC §1, 4.15).
+        const outlets = await tenantToken({ tenantRef: world.tenantRef, outletIds: [world.outletId, world.otherOutletId], permissions: ['MANAGE_WEBHOOKS'] });
         expect((await call(world.merchantRef, outlets)).status).toBe(200);
+      });
+
+      it('a token narrowed to some of the merchant’s outlets → 404, like a merchant that does not exist', async () => {
+        for (const outletIds of [[world.outletId], [world.otherOutletId], [world.otherOutletId, 'some-other-outlet']]) {
+          const narrowed = await tenantToken({ tenantRef: world.tenantRef, outletIds, permissions: ['MANAGE_WEBHOOKS'] });
+          expectProblem(await call(world.merchantRef, narrowed), 404, 'NOT_FOUND');
+        }
       });
 
       it('a tenant token without MANAGE_WEBHOOKS → 403 PERMISSION_DENIED', async () => {

@@ -1,5 +1,5 @@
 /**
- * EMV 3DS 2.2's browser challenge, the page's half (README "3DS challenge"): a hidden form
+ * EMV 3DS 2.2's browser challenge, the page's half (docs/integrating/three-ds.md): a hidden form
  * POSTs the creq into the challenge frame at the ACS (any origin); the ACS ends by POSTing the
  * cres to the service's notification URL in that frame, whose page posts it here.
  */

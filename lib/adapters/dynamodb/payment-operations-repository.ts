@@ -1,10 +1,11 @@
-import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import { OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../../core/domain/payment.js';
+import type { OperationClaim } from '../../core/ports/payment-operations-store.js';
+import { NOT_PERFORMED, OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../../core/domain/payment.js';
 import { DependencyUnavailableError } from '../../core/errors.js';
 import { dynamo, oldItem } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 import { appendToOutbox, MAX_UNDRAINED_EVENTS, type OutboxEntry } from './outbox.js';
+import { StoreConflictError } from '../../core/ports/store-conflict.js';
 
 /** Where each operation may start and which total its reservation draws on. */
 const RESERVATION: Record<OperationKind, { from: readonly PaymentState[]; condition: string; update: string }> = {
@@ -28,9 +29,13 @@ export interface SettledTotals {
  *   the update decrements it, so no interleaving of concurrent requests can over-capture or
  *   over-refund (no read-then-write); it also needs room in the outbox (MAX_UNDRAINED_EVENTS),
  *   so the approval's write never fails on the item's size after the acquirer acted;
+ * - `claim` marks the operation as being sent to the acquirer, before the call: only the one
+ *   request whose claim lands calls (lib/core/operations/modify-payment.ts);
  * - `succeed` records the acquirer's approval, the new totals and state, and the events — all
  *   conditioned on the version read, so nothing written meanwhile is overwritten;
  * - `fail` records a refusal and gives the reservation back.
+ * `claim` and `fail` are conditioned on the generation of the operation they saw (its
+ * reservation and its claim), so a late write meant for an earlier one never lands on a later.
  */
 export class PaymentOperationsRepository {
   constructor(
@@ -38,8 +43,19 @@ export class PaymentOperationsRepository {
     private readonly table: string,
   ) {}
 
-  async reserve(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, ref: string, operation: PaymentOperation): Promise<Payment> {
+  /**
+   * Reserves `operation`'s amount under `ref`: a new operation, or (`again`) one the service did
+   * not perform (FAILED NOT_PERFORMED, as seen) that its own request brought back.
+   */
+  async reserve(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, ref: string, operation: PaymentOperation, again?: PaymentOperation): Promise<Payment> {
     const rule = RESERVATION[operation.kind];
+    const previous: { condition: string; names: Record<string, string>; values: Record<string, string> } = again
+      ? {
+          condition: `operations.#ref.#state = :failed AND operations.#ref.failure.#code = :notPerformed AND ${sameGeneration(again).condition}`,
+          names: { '#code': 'code' },
+          values: { ':failed': 'FAILED', ':notPerformed': NOT_PERFORMED, ...sameGeneration(again).values },
+        }
+      : { condition: 'attribute_not_exists(operations.#ref)', names: {}, values: {} };
     try {
       const { Attributes } = await dynamo(() =>
         this.client.send(
@@ -47,8 +63,8 @@ export class PaymentOperationsRepository {
             TableName: this.table,
             Key: key(payment),
             UpdateExpression: `SET ${rule.update}, operations.#ref = :operation, version = version + :one, updatedAt = :at`,
-            ConditionExpression: `#state IN (${rule.from.map((_, i) => `:from${i}`).join(', ')}) AND ${rule.condition} AND attribute_not_exists(operations.#ref) AND (attribute_not_exists(outbox) OR size(outbox) < :outboxRoom)`,
-            ExpressionAttributeNames: { '#state': 'state', '#ref': ref, ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}) },
+            ConditionExpression: `#state IN (${rule.from.map((_, i) => `:from${i}`).join(', ')}) AND ${rule.condition} AND ${previous.condition} AND (attribute_not_exists(outbox) OR size(outbox) < :outboxRoom)`,
+            ExpressionAttributeNames: { '#state': 'state', '#ref': ref, ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}), ...previous.names },
             ExpressionAttributeValues: {
               ...Object.fromEntries(rule.from.map((state, i) => [`:from${i}`, state])),
               ...(operation.kind === 'REVERSAL' ? { ':zero': 0 } : { ':amount': operation.amount }),
@@ -56,6 +72,7 @@ export class PaymentOperationsRepository {
               ':one': 1,
               ':at': operation.at,
               ':outboxRoom': MAX_UNDRAINED_EVENTS,
+              ...previous.values,
             },
             ReturnValues: 'ALL_NEW',
             ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
@@ -77,6 +94,41 @@ export class PaymentOperationsRepository {
       oldItem(refusal.cause) ??
       (await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(payment), ConsistentRead: true, ProjectionExpression: 'outbox' })))).Item;
     return Array.isArray(item?.outbox) ? item.outbox.length : 0;
+  }
+
+  /**
+   * Claims the call to the acquirer for the operation as `seen` (same reservation, same claim or
+   * none): records who sends it and from when it may land. Exactly one claim per generation
+   * lands; StoreConflictError otherwise (the caller re-reads: an SDK retry of a landed claim meets
+   * its own `sentBy`).
+   */
+  async claim(seen: Payment, ref: string, send: OperationClaim): Promise<Payment> {
+    const operation = seen.operations![ref]!;
+    const generation = sameGeneration(operation);
+    const { Attributes } = await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: key(seen),
+          UpdateExpression:
+            'SET operations.#ref.sentBy = :sentBy, operations.#ref.sentAt = :sentAt, operations.#ref.inFlightUntil = :until, operations.#ref.attemptId = :newAttemptId, version = version + :one',
+          ConditionExpression: `operations.#ref.#opState = :pending AND ${generation.condition}`,
+          ExpressionAttributeNames: { '#ref': ref, '#opState': 'state' },
+          ExpressionAttributeValues: {
+            ':sentBy': send.sentBy,
+            ':sentAt': send.sentAt,
+            ':until': send.inFlightUntil,
+            ':newAttemptId': send.attemptId,
+            ':pending': 'PENDING',
+            ':one': 1,
+            ...generation.values,
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    );
+    return stripItem<Payment>(Attributes!);
   }
 
   /** The approval, written only over the version `seen` and while the operation is still pending. */
@@ -119,8 +171,10 @@ export class PaymentOperationsRepository {
   /**
    * The acquirer refused (or was certainly never reached): the operation is FAILED and its
    * reservation returns to the total it came from. A reversal restores the whole authorization.
+   * Only over the generation `operation` is (as seen): never over a later reservation or claim.
    */
   async fail(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, ref: string, operation: PaymentOperation, failure: PaymentFailure, settledAt: string): Promise<Payment> {
+    const generation = sameGeneration(operation);
     const giveBack = operation.kind === 'CAPTURE' ? 'capturable = capturable + :amount' : operation.kind === 'REFUND' ? 'refundable = refundable + :amount' : 'capturable = #amount.#value';
     const { Attributes } = await dynamo(() =>
       this.client.send(
@@ -128,9 +182,10 @@ export class PaymentOperationsRepository {
           TableName: this.table,
           Key: key(payment),
           UpdateExpression: `SET operations.#ref.#opState = :failed, operations.#ref.failure = :failure, operations.#ref.settledAt = :settledAt, ${giveBack}, version = version + :one, updatedAt = :settledAt REMOVE operations.#ref.inFlightUntil`,
-          ConditionExpression: 'operations.#ref.#opState = :pending',
+          ConditionExpression: `operations.#ref.#opState = :pending AND ${generation.condition}`,
           ExpressionAttributeNames: { '#ref': ref, '#opState': 'state', ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}) },
           ExpressionAttributeValues: {
+            ...generation.values,
             ':failed': 'FAILED',
             ':pending': 'PENDING',
             ':failure': failure,
@@ -148,3 +203,16 @@ export class PaymentOperationsRepository {
 }
 
 const key = (payment: Pick<Payment, 'orderRef' | 'paymentRef'>) => ({ pk: orderPk(payment.orderRef), sk: paymentSk(payment.paymentRef) });
+
+/**
+ * The condition "the operation under #ref is still the reservation and the claim `seen` shows":
+ * the same `attemptId` and the same `sentBy` (or, for each, still none).
+ */
+function sameGeneration(seen: PaymentOperation): { condition: string; values: Record<string, string> } {
+  const attempt = seen.attemptId === undefined ? 'attribute_not_exists(operations.#ref.attemptId)' : 'operations.#ref.attemptId = :seenAttemptId';
+  const sender = seen.sentBy === undefined ? 'attribute_not_exists(operations.#ref.sentBy)' : 'operations.#ref.sentBy = :seenSentBy';
+  return {
+    condition: `${attempt} AND ${sender}`,
+    values: { ...(seen.attemptId === undefined ? {} : { ':seenAttemptId': seen.attemptId }), ...(seen.sentBy === undefined ? {} : { ':seenSentBy': seen.sentBy }) },
+  };
+}

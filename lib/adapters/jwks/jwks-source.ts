@@ -2,6 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { importJWK, type JWK } from 'jose';
 import { withCallSignal } from '../../core/deadline.js';
 import { DependencyUnavailableError } from '../../core/errors.js';
+import { logger as defaultLogger, type Logger } from '../../core/ports/logger.js';
+import { weakRsaKeyReason } from './rsa-key-strength.js';
 
 export type VerificationKey = Awaited<ReturnType<typeof importJWK>>;
 
@@ -15,10 +17,14 @@ export interface JwksSourceOptions {
   /** First wait after a failed load; it doubles per failure, up to `minRefreshIntervalMs`. */
   initialBackoffMs?: number;
   now?: () => number;
+  /** Where a key dropped at load is reported (its `kid` and why). */
+  logger?: Pick<Logger, 'warn'>;
 }
 
 /** Asymmetric key types only: an `oct` entry would let a public value act as an HMAC secret. */
 const ASYMMETRIC_KEY_TYPES: ReadonlySet<string> = new Set(['RSA', 'EC', 'OKP']);
+/** A kid is the publisher's text: logged, but cut to this length. */
+const LOGGED_KID_LENGTH = 200;
 
 /**
  * A JSON Web Key Set loaded from an https:, http: or file: URL and cached across warm
@@ -30,6 +36,11 @@ const ASYMMETRIC_KEY_TYPES: ReadonlySet<string> = new Set(['RSA', 'EC', 'OKP']);
  * not an object, `keys` not an array) keeps the last good set and backs off (doubling from
  * `initialBackoffMs` up to `minRefreshIntervalMs`), so an outage is not fetched on every
  * request; without any good set, requests get 503 until the next attempt is due.
+ *
+ * An RSA key with a public exponent other than 65537, under 2048 bits or with the ROCA
+ * fingerprint (rsa-key-strength.ts) is dropped at load with a warning naming its `kid`: it
+ * never resolves, so a token naming it is an unknown kid (SPEC §4.3 step 2). This applies to
+ * every set, the identity provider's too: such a key is no safer there.
  *
  * Decision: kept hand-written rather than jose's createRemoteJWKSet, which does not back
  * off after a failed fetch, reads no file: URLs, and cannot tell whether a kid is cached
@@ -48,6 +59,7 @@ export class JwksSource {
   private readonly timeoutMs: number;
   private readonly initialBackoffMs: number;
   private readonly now: () => number;
+  private readonly logger: Pick<Logger, 'warn'>;
 
   constructor(readonly url: string, options: JwksSourceOptions = {}) {
     if (!/^(https?|file):/.test(url)) throw new Error('JWKS URL must be https:, http: or file:');
@@ -56,6 +68,7 @@ export class JwksSource {
     this.timeoutMs = options.timeoutMs ?? 2_000;
     this.initialBackoffMs = Math.min(options.initialBackoffMs ?? 2_000, this.minRefreshIntervalMs);
     this.now = options.now ?? Date.now;
+    this.logger = options.logger ?? defaultLogger;
   }
 
   /**
@@ -105,7 +118,12 @@ export class JwksSource {
   /** Never rejects: a failure is recorded and backed off, and the last good set stays. */
   private async load(): Promise<void> {
     try {
-      const keys = parseJwks(await this.fetchText());
+      const { keys, untrusted } = parseJwks(await this.fetchText());
+      // Every load reports them again (at most once per refresh interval), until the
+      // publisher removes them: a key someone expects to work is never dropped silently.
+      for (const { kid, reason } of untrusted) {
+        this.logger.warn('JWKS key not trusted: dropped', { jwksUrl: this.url, kid: kid.slice(0, LOGGED_KID_LENGTH), reason });
+      }
       this.keys = keys;
       this.imported.clear();
       this.loadedAt = this.now();
@@ -131,15 +149,22 @@ export class JwksSource {
 
   /** 503 whose Retry-After is when the next load will be attempted (at least 1 s). */
   private unavailable(now: number): DependencyUnavailableError {
+    const retryAfterSeconds = Math.max(1, Math.ceil((this.nextAttemptAt - now) / 1000));
     return new DependencyUnavailableError(undefined, {
       cause: new Error(`JWKS unavailable: ${this.url}`, { cause: this.lastFailure }),
-      retryAfterMs: this.nextAttemptAt - now,
+      retryAfterMs: (retryAfterSeconds) * 1000,
     });
   }
 }
 
+interface ParsedJwks {
+  keys: Map<string, JWK>;
+  /** Keys dropped because they are weak, by kid (not those dropped as malformed or private). */
+  untrusted: { kid: string; reason: string }[];
+}
+
 /** The usable public keys of a JWKS document by `kid`; throws when the document is not a JWKS. */
-function parseJwks(text: string): Map<string, JWK> {
+function parseJwks(text: string): ParsedJwks {
   const document: unknown = JSON.parse(text);
   if (document === null || typeof document !== 'object' || Array.isArray(document)) {
     throw new Error('JWKS document is not a JSON object');
@@ -147,11 +172,16 @@ function parseJwks(text: string): Map<string, JWK> {
   const list: unknown = (document as { keys?: unknown }).keys;
   if (!Array.isArray(list)) throw new Error('JWKS keys is not an array');
   const keys = new Map<string, JWK>();
+  const untrusted: ParsedJwks['untrusted'] = [];
+  const claimed = new Set<string>();
   for (const entry of list as unknown[]) {
-    if (!isPublicJwk(entry) || keys.has(entry.kid)) continue; // first wins: a duplicate kid cannot replace it
-    keys.set(entry.kid, entry);
+    if (!isPublicJwk(entry) || claimed.has(entry.kid)) continue; // first wins: a duplicate kid cannot replace it
+    claimed.add(entry.kid); // a weak key still claims its kid, so a later entry cannot stand in for it
+    const reason = entry.kty === 'RSA' ? weakRsaKeyReason(entry) : undefined;
+    if (reason) untrusted.push({ kid: entry.kid, reason });
+    else keys.set(entry.kid, entry);
   }
-  return keys;
+  return { keys, untrusted };
 }
 
 function isPublicJwk(entry: unknown): entry is JWK & { kid: string } {

@@ -1,8 +1,7 @@
 import { CheckoutSignatureInvalidError } from '../../core/errors.js';
 import { JwksSource, type JwksSourceOptions, type VerificationKey } from './jwks-source.js';
 
-/** The network name whose keys are trusted for sandbox merchants only (SPEC §5). */
-export const SANDBOX_NETWORK = 'sandbox';
+export { SANDBOX_NETWORK } from '../../core/domain/networks.js';
 
 export interface TrustedNetwork {
   name: string;

@@ -36,7 +36,8 @@ const LOGGED_KID_LENGTH = 200;
  * sends only the JWE's encrypted CEK to Decrypt.
  *
  * Recipient selection (SPEC §4.3 step 5): the key whose thumbprint, or one of whose
- * registered network kids, is the JWE `kid`; failing both, each configured key in turn,
+ * registered network kids, is the JWE `kid`; failing both, or when the JWE has no `kid`
+ * (RFC 7516 makes it optional), each configured key in turn,
  * current first, at most one Decrypt per key (a wrong RSA-OAEP key fails at KMS with
  * InvalidCiphertextException: "try the next"). Only a JWE inside a JWS a trusted network
  * signed gets here, so only a network can make the service try.
@@ -73,9 +74,9 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
    * the key's modulus (RFC 8017 §7.1.2), so a key of another length is never asked: that
    * costs no KMS call, and real KMS would answer it with a ValidationException.
    */
-  async unwrap(kid: string, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array): Promise<Uint8Array> {
+  async unwrap(kid: string | undefined, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array): Promise<Uint8Array> {
     const keys = await this.publicKeys();
-    const named = keys.find((key) => key.kid === kid || key.networkKids.includes(kid));
+    const named = kid === undefined ? undefined : keys.find((key) => key.kid === kid || key.networkKids.includes(kid));
     if (named) {
       if (encryptedKey.length !== modulusLength(named)) throw decryptionFailed('encrypted key length is not the modulus length');
       return this.decrypt(named, alg, encryptedKey).catch((error: unknown) => {
@@ -85,9 +86,13 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
     return this.trial(keys, kid, alg, encryptedKey);
   }
 
-  /** Unknown kid: each key in order; a KMS fault is never "try the next" (503 stays 503). */
-  private async trial(keys: PayloadPublicKey[], kid: string, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array) {
-    const networkKid = kid.slice(0, LOGGED_KID_LENGTH);
+  /**
+   * Unknown or absent kid: each key in order; a KMS fault is never "try the next" (503 stays
+   * 503). An unknown kid is logged at warn so that it can be registered; a JWE without a kid
+   * has nothing to register, so its match is only info (its failure is still a warn).
+   */
+  private async trial(keys: PayloadPublicKey[], kid: string | undefined, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array) {
+    const networkKid = kid?.slice(0, LOGGED_KID_LENGTH);
     const asked = new Set<string>(); // one KMS key listed twice (alias and ARN, say) is asked once
     for (const key of keys) {
       if (encryptedKey.length !== modulusLength(key) || asked.has(key.kmsKeyArn)) continue;
@@ -100,16 +105,22 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
         throw mapKmsError(error, new Set(), MISCONFIGURED);
       }
       // Key id and the network's kid only: never key material or the CEK.
-      this.logger.warn('payload JWE kid is not registered; a configured key decrypted it by trial', {
-        networkKid,
-        payloadKeyId: key.configuredId,
-        payloadKid: key.kid,
-        payloadKeyStatus: key.status,
-        hint: 'add the kid to PAYLOAD_KEY_NETWORK_KIDS under this payload key id',
-      });
+      const match = { payloadKeyId: key.configuredId, payloadKid: key.kid, payloadKeyStatus: key.status };
+      if (networkKid === undefined) {
+        this.logger.info('payload JWE has no kid; a configured key decrypted it by trial', match);
+      } else {
+        this.logger.warn('payload JWE kid is not registered; a configured key decrypted it by trial', {
+          networkKid,
+          ...match,
+          hint: 'add the kid to PAYLOAD_KEY_NETWORK_KIDS under this payload key id',
+        });
+      }
       return cek;
     }
-    this.logger.warn('payload JWE kid is unknown and no configured key decrypts it', { networkKid, keysTried: keys.length });
+    this.logger.warn(
+      networkKid === undefined ? 'payload JWE has no kid and no configured key decrypts it' : 'payload JWE kid is unknown and no configured key decrypts it',
+      { ...(networkKid === undefined ? {} : { networkKid }), keysTried: keys.length },
+    );
     throw decryptionFailed('no configured payload key decrypts the JWE');
   }
 

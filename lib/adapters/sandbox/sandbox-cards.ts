@@ -1,5 +1,5 @@
 /**
- * The sandbox network's tokenized cards (documented in the README). Token numbers are
+ * The sandbox network's tokenized cards (documented in docs/sandbox.md). Token numbers are
  * test values; the one ending 0002 is declined CARD_EXPIRED by the sandbox authorizer.
  */
 export interface SandboxCard {

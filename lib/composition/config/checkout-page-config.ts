@@ -19,7 +19,7 @@ const sdkUrlList = blankAsUnset(namedUrlList(sdkUrl).transform((list) => Object.
 /**
  * THREE_DS_ACS_ORIGINS: the issuers' ACS origins the page may frame and form-POST a creq to
  * (EMV 3DS browser challenge), e.g. `https://acs.bank.example`; or `https:` alone, any https
- * origin, which is what a production 3DS server needs (README "3DS challenge").
+ * origin, which is what a production 3DS server needs (docs/integrating/three-ds.md).
  */
 const acsOrigin = z.union([z.literal('https:'), webUrl.refine((value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port])').transform((value) => new URL(value).origin)]);
 const acsOriginList = blankAsUnset(commaList.pipe(z.array(acsOrigin).min(1)));

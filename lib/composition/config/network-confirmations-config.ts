@@ -2,8 +2,8 @@ import * as z from 'zod';
 import { blankAsUnset, parseEnv, urlString } from './parse-env.js';
 
 /**
- * Where network confirmations go (SPEC 4.3's confirmation paragraph; README "Network
- * confirmations"). Read by the delivery worker only.
+ * Where network confirmations go (SPEC 4.3's confirmation paragraph;
+ * docs/integrating/network-confirmations.md). Read by the delivery worker only.
  * - MASTERCARD_CONFIRMATIONS_URL, MASTERCARD_SRC_CLIENT_ID, MASTERCARD_API_CREDENTIALS_PARAMETER_ARN:
  *   Mastercard's confirmations endpoint (https), our SRC Initiator client id, and the ARN of the
  *   SSM SecureString holding the OAuth consumer key and signing key — all three or none.

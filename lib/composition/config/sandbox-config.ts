@@ -7,7 +7,7 @@ import { blankAsUnset, parseEnv, urlString, webUrl } from './parse-env.js';
  * answers 404. Only the sandbox SRC function is given this variable (infra/serverless).
  *
  * SANDBOX_ACS_BASE_URL: the origin (and path prefix) the sandbox ACS is served from, like an
- * issuer's ACS on its own domain (README "3DS challenge"); unset → the service's own base URL.
+ * issuer's ACS on its own domain (docs/integrating/three-ds.md); unset → the service's own base URL.
  * Given to the functions that start challenges and to the hosted page (its CSP admits it).
  */
 const schema = z.object({

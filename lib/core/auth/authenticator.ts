@@ -41,7 +41,7 @@ export class Authenticator {
 
   /**
    * `authenticate` for a route that names a payment: a hosted session's lookup also reads that
-   * order and payment (one BatchGetItem instead of two reads in a row, README "Benchmark"), and
+   * order and payment (one BatchGetItem instead of two reads in a row, docs/benchmarks.md "Benchmark"), and
    * hands them on for the use case. An access token is verified as ever, with nothing read.
    */
   async authenticateReadingAhead(header: string | undefined, ids: PaymentIdsInPath): Promise<Authenticated> {

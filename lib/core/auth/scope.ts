@@ -42,6 +42,27 @@ export function coversMerchantConfig(principal: Principal, merchant: MerchantSco
   return merchant.outlets.some((outletId) => narrowed.has(outletId));
 }
 
+/**
+ * 4.15 (SPEC §1): a merchant-wide resource — its webhook configuration and signing secrets, its
+ * events (which carry every outlet's payments). Never reached through one outlet: an
+ * outlet-narrowed tenant token covers the merchant only when it is narrowed to every outlet the
+ * merchant has (and it has at least one; a token naming outlets is never a key to a merchant it
+ * names none of). A hosted-session token is one order, never the whole merchant.
+ */
+export function coversWholeMerchant(principal: Principal, merchant: MerchantScope & { outlets: readonly string[] }): boolean {
+  if (!coversMerchant(principal, merchant)) return false;
+  switch (principal.kind) {
+    case 'platform':
+      return true;
+    case 'tenant': {
+      const narrowed = principal.outletIds;
+      return narrowed === undefined || (merchant.outlets.length > 0 && merchant.outlets.every((outletId) => narrowed.has(outletId)));
+    }
+    case 'session':
+      return false;
+  }
+}
+
 export function coversOutlet(principal: Principal, outlet: OutletScope): boolean {
   if (!coversMerchant(principal, outlet)) return false;
   switch (principal.kind) {

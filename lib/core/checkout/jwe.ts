@@ -15,7 +15,12 @@ export type KeyWrapAlgorithm = 'RSA-OAEP' | 'RSA-OAEP-256';
 export type ContentEncryption = 'A128GCM' | 'A256GCM' | 'A128CBC-HS256';
 
 export interface ContentKeyUnwrapper {
-  unwrap(kid: string, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array): Promise<Uint8Array>;
+  /**
+   * `kid` is the JWE's, or undefined when it has none (RFC 7516 §4.1.6 makes it optional):
+   * then, as for a kid the unwrapper does not know, each recipient key is tried (SPEC §4.3
+   * step 5).
+   */
+  unwrap(kid: string | undefined, alg: KeyWrapAlgorithm, encryptedKey: Uint8Array): Promise<Uint8Array>;
 }
 
 const KEY_WRAP_ALGORITHMS: ReadonlySet<string> = new Set<KeyWrapAlgorithm>(['RSA-OAEP', 'RSA-OAEP-256']);
@@ -58,7 +63,7 @@ export async function decryptCheckoutJwe(compact: string, unwrapper: ContentKeyU
 interface ParsedJwe {
   alg: KeyWrapAlgorithm;
   enc: ContentEncryption;
-  kid: string;
+  kid: string | undefined;
   aad: Uint8Array;
   encryptedKey: Uint8Array;
   iv: Uint8Array;
@@ -81,7 +86,8 @@ function parseCompactJwe(compact: string): ParsedJwe {
   if (typeof enc !== 'string' || !Object.hasOwn(CONTENT, enc)) throw new Error('unsupported enc');
   if ('zip' in header) throw new Error('zip header present'); // compressed plaintext is a CRIME-style oracle
   if ('crit' in header) throw new Error('crit header present');
-  if (typeof kid !== 'string' || kid.length === 0) throw new Error('kid missing');
+  // No `kid` goes to the key trial; one that is there must be a usable id, not `""` or 5.
+  if (kid !== undefined && (typeof kid !== 'string' || kid.length === 0)) throw new Error('kid is not a non-empty string');
 
   // Only the ciphertext may be empty (an empty GCM plaintext).
   const [encryptedKey, iv, ciphertext, tag] = rest.map((segment, index) => decodeSegment(segment, index === 2)) as [

@@ -13,7 +13,7 @@ import { MAX_JWS_LENGTH } from './sdk-result.js';
 
 export type CheckoutJwsAlgorithm = 'RS256' | 'PS256' | 'ES256';
 const ALLOWED_ALGORITHMS: ReadonlySet<string> = new Set<CheckoutJwsAlgorithm>(['RS256', 'PS256', 'ES256']);
-/** Tolerated clock difference with the network for an `iat` in the future. */
+/** Tolerated clock difference with the network: an `iat` or `nbf` ahead, an `exp` just passed. */
 const CLOCK_SKEW_SECONDS = 30;
 
 export type KeyResolver = (header: { alg: string; kid: string }) => Promise<CryptoKey | KeyObject | Uint8Array>;
@@ -89,6 +89,35 @@ export async function verifyCheckoutJws(
   resolveKey: KeyResolver,
   options: VerifyCheckoutOptions,
 ): Promise<VerifiedCheckout> {
+  const { header, payload: payloadBytes, alg, kid } = await verifyCheckoutSignature(compact, resolveKey);
+
+  const claims = parseJsonObject(payloadBytes);
+  if (!claims) throw payloadInvalid('payload is not a JSON object');
+  const nowSeconds = (options.now ?? Date.now)() / 1000;
+  const iat = checkFreshness([header.iat, claims.iat], nowSeconds, options.maxAgeSeconds);
+  checkValidityWindow(header, claims, nowSeconds);
+
+  const parsed = checkoutJwsPayloadSchema.safeParse(claims);
+  if (!parsed.success) throw payloadInvalid(`payload schema: ${describeIssues(parsed.error.issues)}`);
+  const jti = [header.jti, claims.jti].find((v): v is string => typeof v === 'string' && v.length > 0);
+  return { kid, alg, iat, payload: parsed.data, ...(jti === undefined ? {} : { jti }) };
+}
+
+export interface VerifiedSignature {
+  header: Record<string, unknown>;
+  /** The signed payload bytes, not yet interpreted. */
+  payload: Uint8Array;
+  alg: CheckoutJwsAlgorithm;
+  kid: string;
+}
+
+/**
+ * The signature layer of step 2 alone: structure, header policy, key by `kid`, signature.
+ * Nothing about the payload is read, so published JOSE vectors (RFC 7520) can be checked
+ * against exactly the code a checkout response goes through; `verifyCheckoutJws` adds the
+ * time claims and the payload schema.
+ */
+export async function verifyCheckoutSignature(compact: string, resolveKey: KeyResolver): Promise<VerifiedSignature> {
   const { header, signature } = readStructure(compact);
   const alg = header.alg;
   if (typeof alg !== 'string' || !ALLOWED_ALGORITHMS.has(alg)) throw invalid('alg not allowed');
@@ -102,22 +131,13 @@ export async function verifyCheckoutJws(
   // are the resolver's to define, so they propagate unchanged.
   const key = await resolveKey({ alg, kid });
 
-  let payloadBytes: Uint8Array;
   try {
     // `algorithms` pinned to the header's (already allow-listed) alg: jose rejects any other.
-    ({ payload: payloadBytes } = await compactVerify(compact, key, { algorithms: [alg as CheckoutJwsAlgorithm] }));
+    const { payload } = await compactVerify(compact, key, { algorithms: [alg] });
+    return { header, payload, alg: alg as CheckoutJwsAlgorithm, kid };
   } catch (cause) {
     throw invalid('signature verification failed', cause);
   }
-
-  const claims = parseJsonObject(payloadBytes);
-  if (!claims) throw payloadInvalid('payload is not a JSON object');
-  const iat = checkFreshness([header.iat, claims.iat], options);
-
-  const parsed = checkoutJwsPayloadSchema.safeParse(claims);
-  if (!parsed.success) throw payloadInvalid(`payload schema: ${describeIssues(parsed.error.issues)}`);
-  const jti = [header.jti, claims.jti].find((v): v is string => typeof v === 'string' && v.length > 0);
-  return { kid, alg, iat, payload: parsed.data, ...(jti === undefined ? {} : { jti }) };
 }
 
 /**
@@ -145,16 +165,40 @@ function readStructure(compact: string): { header: Record<string, unknown>; sign
  * a mismatch between the two cannot be used to pick the friendlier one. No `iat` at all
  * means freshness cannot be shown: reported as expired, like a stale one.
  */
-function checkFreshness(candidates: unknown[], options: VerifyCheckoutOptions): number {
+function checkFreshness(candidates: unknown[], nowSeconds: number, maxAgeSeconds: number): number {
   const present = candidates.filter((v) => v !== undefined);
   if (present.length === 0) throw expired('iat missing');
-  const nowSeconds = (options.now ?? Date.now)() / 1000;
   for (const iat of present) {
     if (typeof iat !== 'number' || !Number.isFinite(iat)) throw expired('iat is not a number');
-    if (nowSeconds - iat > options.maxAgeSeconds) throw expired('iat older than the maximum age');
+    if (nowSeconds - iat > maxAgeSeconds) throw expired('iat older than the maximum age');
     if (iat > nowSeconds + CLOCK_SKEW_SECONDS) throw expired('iat in the future');
   }
   return present[0] as number;
+}
+
+/**
+ * SPEC §4.3 step 2: the network's own validity is never stretched. Every `exp` and `nbf`
+ * present, in the protected header and in the payload (both are signed, so neither may be
+ * picked over the other), must hold within the clock skew, as RFC 7519 §4.1.4–4.1.5 and
+ * jose's `jwtVerify` read them: refused from `exp` + skew on, and while `nbf` − skew is still
+ * ahead. Neither claim is required: `iat` already bounds the age.
+ *
+ * Decision: a present `exp` or `nbf` that is not a NumericDate (a finite JSON number; a
+ * string, `null` or anything else) is refused as expired, like a non-numeric `iat`: a window
+ * that cannot be read cannot be shown to include now, and a network sending one is broken.
+ */
+function checkValidityWindow(header: Record<string, unknown>, claims: Record<string, unknown>, nowSeconds: number): void {
+  for (const [where, source] of [['header', header], ['payload', claims]] as const) {
+    const { exp, nbf } = source;
+    if (exp !== undefined) {
+      if (typeof exp !== 'number' || !Number.isFinite(exp)) throw expired(`${where} exp is not a number`);
+      if (nowSeconds >= exp + CLOCK_SKEW_SECONDS) throw expired(`${where} exp has passed`);
+    }
+    if (nbf !== undefined) {
+      if (typeof nbf !== 'number' || !Number.isFinite(nbf)) throw expired(`${where} nbf is not a number`);
+      if (nbf > nowSeconds + CLOCK_SKEW_SECONDS) throw expired(`${where} nbf is in the future`);
+    }
+  }
 }
 
 function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {

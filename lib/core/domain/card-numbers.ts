@@ -1,5 +1,6 @@
 /**
- * Card numbers in free text, for the logger. A card number is 13–19 digits that pass the Luhn
+ * Card numbers in free text: the logger redacts them (redactCardNumbers) and the API refuses
+ * them in merchant free text (containsCardNumber, SPEC §3), by this one rule. A card number is 13–19 digits that pass the Luhn
  * check, written plain or in groups separated by spaces or tabs, hyphens, dots or slashes
  * ("4111 1111 1111 1111", "4111-1111-1111-1111", "4111.1111.1111.1111", "4111/1111/…").
  *
@@ -23,13 +24,35 @@ export function redactCardNumbers(text: string): string {
 }
 
 /**
+ * True when redactCardNumbers would redact something in `text`: the same candidates, the same
+ * windows. Stricter than SPEC §3's "spaces or dashes" on purpose — dots, slashes and tabs
+ * between the groups count too — and, like the redaction, blind to digits glued to a longer
+ * token (`INV-4111…`, `ref_4111…`, `4111…x`), so that ids and UUIDs are never refused.
+ */
+export function containsCardNumber(text: string): boolean {
+  if (!/\d/.test(text)) return false;
+  for (const [run] of text.matchAll(CANDIDATE)) {
+    const digits = digitsOf(run.split(/([ \t]+)/));
+    for (let start = 0; start < digits.length; start += 1) {
+      if (longestCardWindow(digits, start) !== undefined) return true;
+    }
+  }
+  return false;
+}
+
+/** The digits of each piece of `parts` (pieces at even indexes, whitespace between them). */
+function digitsOf(parts: string[]): string[] {
+  return parts.filter((_, index) => index % 2 === 0).map((piece) => piece.replace(/[./-]/g, ''));
+}
+
+/**
  * `parts` alternates pieces (digit groups joined by `.`, `/` or `-`) and the whitespace
  * between them; finds, left to right, the longest Luhn-valid window of whole pieces of
  * 13–19 digits and replaces it, keeping the whitespace around it.
  */
 function redactPieces(parts: string[]): string {
   const pieces = parts.filter((_, index) => index % 2 === 0);
-  const digits = pieces.map((piece) => piece.replace(/[./-]/g, ''));
+  const digits = digitsOf(parts);
   let out = '';
   let start = 0;
   while (start < pieces.length) {

@@ -20,6 +20,10 @@ export interface PaymentLink {
   /** Set once, by the first open that wins the conditional write (one order per link). */
   orderRef?: string;
   cancelledAt?: string;
+  /** The cancel request that wrote `cancelledAt` (random, or derived from its Idempotency-Key). */
+  cancelId?: string;
+  /** Set by a payment that saw the cancel and gave up: from then on the cancel cannot be undone. */
+  cancelFinalAt?: string;
 }
 
 export const LINK_DEFAULT_TTL_DAYS = 7;

@@ -3,7 +3,7 @@ import type { Payment } from './payment.js';
 
 /**
  * A new payment on the same order after a decline (as N-Genius does): the shopper tries another
- * card without the merchant creating another order. README "Hosted payment page".
+ * card without the merchant creating another order. docs/integrating/hosted-page.md, "Retry after a decline".
  */
 
 /** At most this many payments (attempts) per order; the last one's failure is final. */

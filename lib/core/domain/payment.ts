@@ -83,6 +83,13 @@ export const OPERATION_STARTS_FROM: Readonly<Record<OperationKind, readonly Paym
   REVERSAL: ['AUTHORISED'],
 };
 
+/**
+ * The failure of an operation the service decided not to perform (the acquirer never had it):
+ * its amount is free again, and its own request coming back performs it after all (SPEC 4.13
+ * "Operations after a fault").
+ */
+export const NOT_PERFORMED = 'NOT_PERFORMED';
+
 export interface PaymentOperation {
   kind: OperationKind;
   amount: number;
@@ -90,8 +97,25 @@ export interface PaymentOperation {
   /** When it was requested (ISO). */
   at: string;
   settledAt?: string;
-  /** While PENDING: epoch ms until which the request to the acquirer may still land. */
+  /**
+   * While PENDING: epoch ms until which the request to the acquirer may still land (once sent),
+   * or until which the request that reserved it may still send it (before).
+   */
   inFlightUntil?: number;
+  /**
+   * This reservation of the operation (random). A new one when an operation the service did not
+   * perform (NOT_PERFORMED) is reserved again by its own request coming back. Absent on
+   * operations recorded before it existed: those count as sent.
+   */
+  attemptId?: string;
+  /**
+   * Who claimed the call to the acquirer (random per claim), written by a conditional write
+   * before the call; absent while nobody has (the reservation landed, the acquirer never heard
+   * of it). See modify-payment.ts.
+   */
+  sentBy?: string;
+  /** When the call was last claimed (ISO). */
+  sentAt?: string;
   failure?: PaymentFailure;
 }
 

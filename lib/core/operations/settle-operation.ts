@@ -1,6 +1,5 @@
-import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Order } from '../domain/order.js';
-import { stateAfterOperations, type Payment, type PaymentFailure } from '../domain/payment.js';
+import { NOT_PERFORMED, stateAfterOperations, type Payment, type PaymentFailure } from '../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
 import { operationEventType, paymentEvent } from '../events/payment-event.js';
 import { operationConfirmations } from '../network/confirmation.js';
@@ -9,6 +8,8 @@ import { lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '.
 import { currentOf as paymentAsItWas } from '../payments/lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
 import { recordPaymentOperation } from '../payments/payment-metrics.js';
+import { earlierOperationUnknown } from './operation-unavailable.js';
+import { StoreConflictError } from '../ports/store-conflict.js';
 
 /** Optimistic retries of the approval write; each lost race re-reads (others' writes are small). */
 const MAX_SETTLE_ATTEMPTS = 30;
@@ -41,6 +42,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
   throw new PaymentStateConflictError('The payment is changing too often to record this operation; retry shortly.', { retryAfterMs: 1000 });
 }
 
+/** Records a failure over the operation as `seen` (its generation: a later reservation or claim is left alone). */
 export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: string, failure: PaymentFailure): Promise<Payment> {
   const operation = seen.operations?.[ref];
   if (!operation || operation.state !== 'PENDING') return seen;
@@ -50,26 +52,26 @@ export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: str
     return failed;
   } catch (error) {
     if (!(error instanceof StoreConflictError)) throw error;
-    return currentOf(deps, seen, error); // someone recorded it first
+    return currentOf(deps, seen, error); // someone recorded it first, or it was claimed or reserved again
   }
 }
 
 /**
- * A pending operation whose caller went away (timeout, crash): the acquirer is asked under the
- * operation's reference, never sent it again. Unknown to the acquirer after the in-flight
- * window → it never happened: FAILED, reservation returned. Unknown within it → 502, retry later.
+ * Another request's operation left PENDING past its window (its caller timed out or crashed, or
+ * its reservation landed after its request had answered): it holds an amount, so the acquirer
+ * is asked under the operation's reference — never sent it. Unknown to the acquirer → it never
+ * happened: FAILED NOT_PERFORMED, the reservation returned. That is the service's own choice:
+ * the operation's request, if it comes back, reserves and performs it again (modify-payment.ts).
  */
-export async function resolvePending(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment> {
+export async function settleAbandoned(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment> {
   const operation = seen.operations?.[ref];
-  if (!operation || operation.state !== 'PENDING') return seen;
-  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs);
-  facts.logger.info('acquirer asked about a pending operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, known: known !== undefined });
+  if (!operation || operation.state !== 'PENDING' || (operation.inFlightUntil ?? 0) > deps.now()) return seen;
+  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+    throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
+  });
+  facts.logger.info('acquirer asked about an abandoned operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, sent: operation.sentBy !== undefined, known: known !== undefined });
   if (known) return recordOutcome(deps, order, seen, ref, known);
-  const until = operation.inFlightUntil ?? 0;
-  if (until > deps.now()) {
-    throw new AuthorizationUnavailableError('The earlier request may still reach the acquirer; retry after the indicated time.', { retryAfterMs: until - deps.now() });
-  }
-  return recordFailure(deps, seen, ref, { code: 'NOT_PERFORMED', reason: 'The acquirer never received the operation' });
+  return recordFailure(deps, seen, ref, { code: NOT_PERFORMED, reason: 'The acquirer never received the operation' });
 }
 
 /** The totals and state once a pending operation of `kind` for `amount` is approved. */

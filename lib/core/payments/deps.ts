@@ -7,7 +7,7 @@ import type { StandingSource } from '../merchants/standing-cache.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { Authorizer } from '../ports/authorizer.js';
 import type { ThreeDsServer } from '../ports/three-ds-server.js';
-import type { LinkReader } from '../links/link-cancellation.js';
+import type { LinkGuard } from '../links/link-cancellation.js';
 import type { KeyVault } from '../ports/key-vault.js';
 import type { ConfigStore } from '../ports/config-store.js';
 import type { OrderStore, PaymentReadAhead } from '../ports/order-store.js';
@@ -23,7 +23,7 @@ export interface PaymentDeps {
   orders: OrderStore;
   payments: PaymentStore;
   /** The payment link an order belongs to: a cancelled link's order is not paid (link-cancellation.ts). */
-  links: LinkReader;
+  links: LinkGuard;
   replay: ReplayStore;
   keys: KeyVault;
   networks: NetworkKeys;

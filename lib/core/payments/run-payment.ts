@@ -9,7 +9,7 @@ import { settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
 import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
-import { assertLinkNotCancelled } from '../links/link-cancellation.js';
+import { assertLinkOpenForPayment } from '../links/link-cancellation.js';
 import { THREE_DS_NOTIFICATION_PATH } from '../ports/three-ds-server.js';
 import { recordAuthorization, recordThreeDsStepUp } from './payment-metrics.js';
 import type { LeaseOrigin } from '../domain/lease-rule.js';
@@ -69,13 +69,14 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
 
   // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
-  // cancel crossing this payment sees it or is seen, and by every holder, takeovers included. A
+  // cancel crossing this payment sees it or is seen, and by every holder, takeovers included; a
+  // cancel seen is made final first, so it cannot be undone behind this payment's 409. A
   // takeover checks it only after the acquirer's lookup: the link may have been cancelled while
   // the earlier attempt was at the acquirer (a cancel whose re-check or undo failed), and what
   // the acquirer did must be recorded, never given back as STARTED. Only a failed read keeps a
   // takeover's lease parked.
   const linkOpen = () =>
-    assertLinkNotCancelled(deps.links, order).catch((error: unknown) =>
+    assertLinkOpenForPayment(deps.links, order, deps.now()).catch((error: unknown) =>
       taken.takeover && !(error instanceof PaymentStateConflictError) ? park(taken.parkedUntil ?? deps.now(), error) : release(error),
     );
 

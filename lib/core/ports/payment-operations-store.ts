@@ -10,17 +10,29 @@ export interface SettledTotals {
 
 type PaymentKey = Pick<Payment, 'orderRef' | 'paymentRef'>;
 
+/** Who sends an operation to the acquirer, from when it may land, and which reservation it is. */
+export interface OperationClaim {
+  sentBy: string;
+  sentAt: string;
+  inFlightUntil: number;
+  attemptId: string;
+}
+
 /**
  * Captures, reversals and refunds on the payment record (SPEC 4.11–4.13), each a single
  * conditional write (StoreConflictError with the payment as it was otherwise):
  * - `reserve` starts an operation: it tests the state and the remaining total and decrements
- *   it in the same write, so no interleaving can over-capture or over-refund;
+ *   it in the same write, so no interleaving can over-capture or over-refund; `again` reserves
+ *   once more an operation the service did not perform (FAILED NOT_PERFORMED, as seen);
+ * - `claim` records who calls the acquirer for the reservation as seen: one claim per
+ *   reservation lands, so only one request ever calls;
  * - `succeed` records the acquirer's approval, the new totals and state, and the events, only
  *   over the version `seen` and while the operation is still pending;
  * - `fail` records a refusal and gives the reservation back.
  */
 export interface PaymentOperationsStore {
-  reserve(payment: PaymentKey, ref: string, operation: PaymentOperation): Promise<Payment>;
+  reserve(payment: PaymentKey, ref: string, operation: PaymentOperation, again?: PaymentOperation): Promise<Payment>;
+  claim(seen: Payment, ref: string, claim: OperationClaim): Promise<Payment>;
   succeed(seen: Payment, ref: string, totals: SettledTotals, settledAt: string, events: readonly OutboxEntry[], now: number): Promise<Payment>;
   fail(payment: PaymentKey, ref: string, operation: PaymentOperation, failure: PaymentFailure, settledAt: string): Promise<Payment>;
 }

@@ -5,7 +5,7 @@ import type { Cres } from '../payments/cres.js';
 
 /**
  * The port to a 3DS server (EMV 3DS 2.2, browser channel). A gateway implements it for
- * production with its own 3DS server (README "3DS: the ThreeDsServer port"); the sandbox
+ * production with its own 3DS server (docs/integrating/three-ds.md, "The ThreeDsServer port"); the sandbox
  * implementation lives in lib/sandbox/ and is wired in lib/composition/ only.
  *
  * 1. `startChallenge`: the authentication request (AReq through the directory server) for a

@@ -1,8 +1,7 @@
 import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
 import { NotFoundError } from '../errors.js';
-import { merchantInScope } from '../merchants/merchants.js';
-
+import { wholeMerchantInScope } from '../merchants/merchants.js';
 import type { MerchantEventStore, StoredEvent } from '../ports/outbox-store.js';
 import type { ConfigStore } from '../ports/config-store.js';
 
@@ -14,7 +13,7 @@ export interface MerchantEventsDeps {
 
 /** SPEC 4.15 `GET …/events[?after=…]`: oldest first, a page at a time, with delivery attempts. */
 export async function listMerchantEvents(deps: MerchantEventsDeps, principal: Principal, merchantRef: string, page: { after?: string; limit: number }) {
-  await merchantInScope(deps.config, principal, merchantRef);
+  await wholeMerchantInScope(deps.config, principal, merchantRef);
   const events = await deps.events.list(merchantRef, page.after, page.limit);
   return {
     events: events.map(eventView),
@@ -24,7 +23,7 @@ export async function listMerchantEvents(deps: MerchantEventsDeps, principal: Pr
 
 /** SPEC 4.15 `POST …/events/{eventId}/redeliver`: due again now, from the start of the schedule. */
 export async function redeliverMerchantEvent(deps: MerchantEventsDeps, principal: Principal, merchantRef: string, eventId: string) {
-  await merchantInScope(deps.config, principal, merchantRef);
+  await wholeMerchantInScope(deps.config, principal, merchantRef);
   try {
     await deps.events.redeliver(merchantRef, eventId, deps.now());
   } catch (error) {

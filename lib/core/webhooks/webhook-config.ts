@@ -1,6 +1,6 @@
 import { StoreConflictError } from '../ports/store-conflict.js';
 import type { Principal } from '../auth/principal.js';
-import { merchantInScope } from '../merchants/merchants.js';
+import { wholeMerchantInScope } from '../merchants/merchants.js';
 import type { MerchantConfig } from '../domain/merchant.js';
 import type { WebhookConfig } from '../domain/webhook-config.js';
 import { DependencyUnavailableError, InvalidRequestError, NotFoundError } from '../errors.js';
@@ -36,7 +36,7 @@ const contention = () => new DependencyUnavailableError('The webhook configurati
  * replaces URL and `enabled` of an existing one, keeping its secrets (never shown again).
  */
 export async function putWebhookConfig(deps: WebhookConfigDeps, principal: Principal, merchantRef: string, input: WebhookConfigInput) {
-  const merchant = await merchantInScope(deps.merchants, principal, merchantRef);
+  const merchant = await wholeMerchantInScope(deps.merchants, principal, merchantRef);
   const url = await safeUrl(deps, merchant, input.url);
   const enabled = input.enabled ?? true;
   let fresh: { secret: string; sealed: string } | undefined;
@@ -63,7 +63,7 @@ export async function putWebhookConfig(deps: WebhookConfigDeps, principal: Princ
 
 /** GET: the configuration without any secret (so it needs no sealer, and no KMS). */
 export async function getWebhookConfig(deps: Pick<WebhookConfigDeps, 'merchants' | 'webhooks'>, principal: Principal, merchantRef: string) {
-  await merchantInScope(deps.merchants, principal, merchantRef);
+  await wholeMerchantInScope(deps.merchants, principal, merchantRef);
   // Consistent: a merchant reading right after a PUT or a rotation must see it.
   const config = await deps.webhooks.get(merchantRef, { consistent: true });
   if (!config) throw new NotFoundError('No webhook is configured for this merchant.');
@@ -78,7 +78,7 @@ export async function getWebhookConfig(deps: Pick<WebhookConfigDeps, 'merchants'
 
 /** POST rotate-secret: a new current secret; the previous one keeps signing for 24 h. */
 export async function rotateWebhookSecret(deps: WebhookConfigDeps, principal: Principal, merchantRef: string) {
-  await merchantInScope(deps.merchants, principal, merchantRef);
+  await wholeMerchantInScope(deps.merchants, principal, merchantRef);
   let fresh: { secret: string; sealed: string } | undefined;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
     const existing = await deps.webhooks.get(merchantRef, { consistent: true });

@@ -7,7 +7,8 @@ import type { OAuthCredentials } from './oauth1.js';
  * The Mastercard API credentials, never in code or environment: an SSM SecureString parameter
  * (named by ARN in MASTERCARD_API_CREDENTIALS_PARAMETER_ARN) holding
  * `{"consumerKey":"…","signingKeyPem":"-----BEGIN PRIVATE KEY-----…"}` — the signing key is
- * the .p12's private key exported as PKCS#8 PEM (README). Read once per warm function; a
+ * the .p12's private key exported as PKCS#8 PEM
+ * (docs/integrating/network-confirmations.md, "Production configuration"). Read once per warm function; a
  * failed read is not cached, so the next attempt reads again.
  */
 const parameterValue = z.object({ consumerKey: z.string().min(1), signingKeyPem: z.string().min(1) });

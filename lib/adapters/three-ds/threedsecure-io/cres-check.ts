@@ -1,0 +1,25 @@
+import type { ChallengeReference, CresCheck } from '../three-ds-authentication.js';
+import { decodeJsonBase64Url } from './base64url.js';
+import { schemaOf } from './field-tables/field-schema.js';
+import { CRES } from './field-tables/tables.js';
+
+/**
+ * The CRes the ACS posted through the browser (challenge_flow.rst "Receiving challenge
+ * results"; cres_220 / cres_231): base64url, possibly padded. It only tells which challenge
+ * ended; whether it names this one is all it is used for. Its transStatus is reported so a
+ * contradiction with the RReq can be logged — a forged or altered CRes proves nothing.
+ */
+export function checkCres(cres: string, challenge: ChallengeReference): CresCheck {
+  const message = decodeJsonBase64Url(cres);
+  const parsed = SCHEMAS[challenge.messageVersion].safeParse(message);
+  if (!parsed.success) return { kind: 'malformed' };
+  const { threeDSServerTransID, acsTransID, transStatus } = parsed.data as { threeDSServerTransID: string; acsTransID: string; transStatus: string };
+  if (threeDSServerTransID !== challenge.transactionId || acsTransID !== challenge.acsTransactionId) return { kind: 'other-challenge' };
+  return { kind: 'matches', transStatus };
+}
+
+const FIELDS = ['messageType', 'messageVersion', 'threeDSServerTransID', 'acsTransID', 'transStatus'];
+const SCHEMAS = {
+  '2.2.0': schemaOf(CRES['2.2.0'], { unknownFields: 'keep', only: FIELDS }),
+  '2.3.1': schemaOf(CRES['2.3.1'], { unknownFields: 'keep', only: FIELDS }),
+};

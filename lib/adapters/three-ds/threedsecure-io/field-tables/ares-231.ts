@@ -1,0 +1,37 @@
+import type { FieldTable } from './field-table.js';
+
+/** ARes (auth output), 2.3.1: `source/_static/ares_231.html` (see source.ts), browser-channel rows. */
+export const ARES_231: FieldTable = {
+  table: 'ares_231',
+  rows: [
+    { name: 'acsChallengeMandated', type: 'string', inclusion: 'Conditional', enum: ['Y', 'N'], requiredIf: ['transStatus is one of [C, D]'] },
+    { name: 'acsDecConInd', type: 'string', inclusion: 'Conditional', enum: ['Y', 'N'], requiredIf: ['transStatus is "D"'] },
+    { name: 'acsOperatorID', type: 'string', inclusion: 'Optional', maxLength: 32 },
+    { name: 'acsReferenceNumber', type: 'string', inclusion: 'Required', maxLength: 32 },
+    { name: 'acsTransID', type: 'string', inclusion: 'Required', format: 'uuid' },
+    { name: 'acsURL', type: 'string', inclusion: 'Conditional', maxLength: 2048, format: 'urlHttps', requiredIf: ['transStatus is "C"'] },
+    { name: 'authenticationMethod', type: 'Array of string', inclusion: 'Conditional', maxLength: 99, minLength: 1, regexp: '^[0-9]{2}$', enum: ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', '14', '15', '16'], requiredIf: ['transStatus is one of [C, D]', 'transStatus is one of [Y, N]'] },
+    { name: 'authenticationValue', type: 'string', inclusion: 'Conditional', maxLength: 4000, requiredIf: ['transStatus is one of [Y, A]'] },
+    { name: 'broadInfo', type: 'BroadcastInformation object', inclusion: 'Optional' },
+    { name: 'cardholderInfo', type: 'CardholderInfo object', inclusion: 'Conditional', requiredIf: ['acsDecConInd is "Y"'] },
+    { name: 'dsReferenceNumber', type: 'string', inclusion: 'Required', maxLength: 32 },
+    { name: 'dsTransID', type: 'string', inclusion: 'Required', maxLength: 36, format: 'uuid' },
+    { name: 'eci', type: 'string', inclusion: 'Optional', maxLength: 2 },
+    { name: 'messageExtension', type: 'Array of MessageExtension object', inclusion: 'Optional', maxLength: 15 },
+    { name: 'messageType', type: 'string', inclusion: 'Required', enum: ['ARes'] },
+    { name: 'messageVersion', type: 'string', inclusion: 'Required', enum: ['2.3.1'] },
+    { name: 'threeDSServerTransID', type: 'string', inclusion: 'Required', format: 'uuid' },
+    { name: 'transStatus', type: 'string', inclusion: 'Required', enum: ['Y', 'N', 'U', 'A', 'C', 'D', 'R', 'I', 'S'] },
+    { name: 'transStatusReason', type: 'string', inclusion: 'Conditional', regexp: '^\\d{2}$', enum: ['01', '02', '03', '04', '05', '06', '07', '08', '09', '10', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '21', '22', '23', '24', '25', '26', '27', '28', '29', '30', '80-99'], requiredIf: ['transStatus is one of [N, U, R]'] },
+    { name: 'trustListStatus', type: 'string', inclusion: 'Optional', enum: ['Y', 'N', 'E', 'P', 'R', 'U'] },
+    { name: 'trustListStatusSource', type: 'string', inclusion: 'Conditional', regexp: '^(0[123]|[89][0-9])$', enum: ['01', '02', '03'], requiredIf: ['trustListStatus is not empty'] },
+    { name: 'cardSecurityCodeStatus', type: 'string', inclusion: 'Optional', enum: ['Y', 'N', 'U'] },
+    { name: 'cardSecurityCodeStatusSource', type: 'string', inclusion: 'Conditional', regexp: '^[0-9]{2}$', enum: ['01', '02'], requiredIf: ['cardSecurityCodeStatus is not empty'] },
+    { name: 'deviceBindingStatus', type: 'string', inclusion: 'Optional', regexp: '^[0-9]{2}$', enum: ['01', '02', '03', '04', '05', '06-10', '11', '12', '13', '14', '15'] },
+    { name: 'deviceBindingStatusSource', type: 'string', inclusion: 'Conditional', regexp: '^[0-9]{2}$', enum: ['01', '02', '03'], requiredIf: ['deviceBindingStatus is not empty'] },
+    { name: 'spcTransData', type: 'SpcTransData object', inclusion: 'Conditional', requiredIf: ['transStatus is "S"'] },
+    { name: 'transChallengeExemption', type: 'string', inclusion: 'Optional', regexp: '^[0-9]{2}$', enum: ['05', '08', '10', '11', '79', '80-99'] },
+    { name: 'transStatusReasonInfo', type: 'string', inclusion: 'Optional', maxLength: 256 },
+    { name: 'webAuthnCredList', type: 'Array of webAuthnCred object', inclusion: 'Conditional', maxLength: 10, minLength: 1, requiredIf: ['transStatus is "S"'] },
+  ],
+};

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { processorConfig, publicProcessorView } from '../../lib/adapters/processors/processor-config.js';
+
+const SECRET = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:ctp/adyen/shop-AbCdEf';
+const PARAMETER = 'arn:aws:ssm:eu-west-1:123456789012:parameter/ctp/adyen/hmac';
+
+describe('processor configuration (SPEC 4.7)', () => {
+  it('accepts Adyen with credentials in Secrets Manager and the HMAC key in an SSM parameter', () => {
+    expect(processorConfig.parse({ name: 'adyen', account: 'ShopECOM', credentialsArn: SECRET, notificationHmacKeyArn: PARAMETER })).toMatchObject({ name: 'adyen' });
+  });
+
+  it('requires Adyen’s notification HMAC key: modifications settle only by notification', () => {
+    expect(processorConfig.safeParse({ name: 'adyen', account: 'ShopECOM', credentialsArn: SECRET }).success).toBe(false);
+  });
+
+  it('accepts Checkout.com with a processing channel', () => {
+    expect(processorConfig.parse({ name: 'checkout_com', account: 'pc_abcdefghijklmnopqrstuvwxyz', credentialsArn: PARAMETER })).toMatchObject({ name: 'checkout_com' });
+  });
+
+  it.each([
+    ['a credential instead of an ARN', { name: 'adyen', account: 'ShopECOM', credentialsArn: 'AQEyhmfxK4', notificationHmacKeyArn: PARAMETER }],
+    ['an ARN of another service', { name: 'adyen', account: 'ShopECOM', credentialsArn: 'arn:aws:s3:::bucket/key', notificationHmacKeyArn: PARAMETER }],
+    ['an inline secret member', { name: 'checkout_com', account: 'pc_abcdefghijklmnopqrstuvwxyz', credentialsArn: SECRET, secretKey: 'sk_live' }],
+    ['an unknown processor', { name: 'sandbox', account: 'x', credentialsArn: SECRET }],
+    ['a Checkout.com account that is not a processing channel', { name: 'checkout_com', account: 'ShopECOM', credentialsArn: SECRET }],
+  ])('refuses %s', (_what, input) => {
+    expect(processorConfig.safeParse(input).success).toBe(false);
+  });
+
+  it('shows only the processor and the account', () => {
+    const view = publicProcessorView(processorConfig.parse({ name: 'adyen', account: 'ShopECOM', credentialsArn: SECRET, notificationHmacKeyArn: PARAMETER }));
+    expect(view).toEqual({ name: 'adyen', account: 'ShopECOM' });
+  });
+});

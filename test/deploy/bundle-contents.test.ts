@@ -33,10 +33,13 @@ async function bundledInputs(functionDir: string): Promise<string[]> {
 
 /** Payment-only or opt-in modules a configuration function must never load. */
 const NOT_FOR_CONFIG = [
-  /^lib\/checkout\//, // checkout crypto: JWS/JWE, network keys, payment data
-  /^lib\/sandbox\//,
-  /^lib\/payments\//,
-  /^lib\/composition\/(payments|acquirers|sandbox-src|idempotency)\.ts$/,
+  /^lib\/core\/checkout\//, // checkout crypto: JWS/JWE, payment data
+  /^lib\/adapters\/jwks\/network-key-ring\.ts$/, // the networks' keys
+  /^lib\/adapters\/sandbox\//,
+  /^lib\/adapters\/processors\//,
+  /^lib\/adapters\/three-ds\//,
+  /^lib\/core\/(payments|operations)\//,
+  /^lib\/composition\/(payments|acquirers|sandbox-src|idempotency|idempotent-api-handler)\.ts$/,
   /^lib\/http\/idempotency\.ts$/,
   /node_modules\/@aws-lambda-powertools\/(idempotency|jmespath)\//,
 ];
@@ -61,7 +64,7 @@ describe('function bundles carry only what the function uses', () => {
 
   it('the check sees them where they belong: the 4.3 function bundles the checkout crypto and the idempotency guard', async () => {
     const modules = await inputs.payClickToPay;
-    for (const expected of [/^lib\/checkout\/jws\.ts$/, /^lib\/http\/idempotency\.ts$/, /node_modules\/@aws-lambda-powertools\/idempotency\//]) {
+    for (const expected of [/^lib\/core\/checkout\/jws\.ts$/, /^lib\/http\/idempotency\.ts$/, /node_modules\/@aws-lambda-powertools\/idempotency\//]) {
       expect(modules.some((module) => expected.test(module)), String(expected)).toBe(true);
     }
   });

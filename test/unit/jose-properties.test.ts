@@ -30,6 +30,8 @@ import {
   signJws,
   vectors,
 } from './checkout-fixtures.js';
+import type { DomainError } from '../../lib/core/errors.js';
+import { statusOf } from '../../lib/http/error-status.js';
 
 type ErrorClass = abstract new (...args: never[]) => Error;
 const JWS_ERRORS: ErrorClass[] = [CheckoutSignatureInvalidError, CheckoutExpiredError, CheckoutPayloadInvalidError];
@@ -52,7 +54,7 @@ function expectOnly(error: unknown, allowed: ErrorClass[]): void {
   if (!allowed.some((errorClass) => error instanceof errorClass)) {
     throw new Error(`unexpected failure: ${String(error)}`, { cause: error });
   }
-  expect((error as { status?: number }).status).toBe(422);
+  expect(statusOf(error as DomainError).status).toBe(422);
 }
 
 // ---------------------------------------------------------------------------------------

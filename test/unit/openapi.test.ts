@@ -72,8 +72,8 @@ describe('docs/openapi.json', () => {
     }
   });
 
-  it('lists every error code of lib/core/errors.ts as the enum of Problem.code', () => {
-    const source = readFileSync(fileURLToPath(new URL('../../lib/core/errors.ts', import.meta.url)), 'utf8');
+  it('lists every error code of lib/core/errors.ts and lib/http/errors.ts as the enum of Problem.code', () => {
+    const source = ['../../lib/core/errors.ts', '../../lib/http/errors.ts'].map((file) => readFileSync(fileURLToPath(new URL(file, import.meta.url)), 'utf8')).join('\n');
     const codes = [...source.matchAll(/readonly code = '([A-Z_]+)'/g)].map(([, code]) => code);
     expect(codes.length).toBeGreaterThan(20);
     const schemas = (buildOpenApi().components as { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> }).schemas;

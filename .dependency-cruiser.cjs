@@ -31,7 +31,7 @@ module.exports = {
     {
       name: 'adapters-import-edge-or-composition',
       comment:
-        'An adapter implements a core port; it never reaches the HTTP edge or the wiring. The sandbox is the one exception, and only for the edge: its ACS pages and SRC API stand in for outside systems that this deployment serves, with the edge\'s body limits, request context and deadline.',
+        "An adapter implements a core port; it never reaches the HTTP edge or the wiring. The sandbox is the one exception, and only for the edge: its ACS pages and SRC API stand in for outside systems that this deployment serves, with the edge's body limits, request context and deadline.",
       severity: 'error',
       from: { path: '^lib/adapters/', pathNot: '^lib/adapters/sandbox/(src/http|acs-http/)' },
       to: { path: '^(lib/(http|composition)|functions|infra|test|bench|web)/' },
@@ -70,7 +70,11 @@ module.exports = {
     exclude: { path: '(^|/)node_modules/|^test/fixtures/openapi-client/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'], extensions: ['.ts', '.tsx', '.js', '.cjs', '.mjs', '.json'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+      extensions: ['.ts', '.tsx', '.js', '.cjs', '.mjs', '.json'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

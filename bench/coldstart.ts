@@ -24,11 +24,15 @@ import { build } from 'esbuild';
 import { packageTemplate } from '../test/deploy/package-template.js';
 import { parseCommandLine } from '../infra/local/cli.js';
 
-parseCommandLine('npm run bench:coldstart', `
+parseCommandLine(
+  'npm run bench:coldstart',
+  `
 Usage: [BENCH_COLDSTART_RUNS=15] [BENCH_COLDSTART_NODE_OPTIONS=…] npm run bench:coldstart
 
 Packages the service, then times every API function's module init against a floor (docs/benchmarks.md "Cold start").
-`, {});
+`,
+  {},
+);
 
 const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const RUNS = Number(process.env.BENCH_COLDSTART_RUNS ?? 15);
@@ -178,7 +182,14 @@ async function main(): Promise<void> {
     const floorBundle = await buildFloor(work);
     const nodeOptions = subjects[0]?.env.NODE_OPTIONS;
     // The floor runs under the same NODE_OPTIONS as the functions (it has no source map to load).
-    const floor: Subject = { name: 'floor', bundle: floorBundle, bytes: statSync(floorBundle).size, env: { ...DUMMY_ENV, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) }, wall: [], cpu: [] };
+    const floor: Subject = {
+      name: 'floor',
+      bundle: floorBundle,
+      bytes: statSync(floorBundle).size,
+      env: { ...DUMMY_ENV, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+      wall: [],
+      cpu: [],
+    };
 
     console.log(`${subjects.length} API functions, ${RUNS} rounds, NODE_OPTIONS=${nodeOptions ?? '(none)'}, node ${process.version}`);
     for (let round = 1; round <= RUNS; round++) {
@@ -206,7 +217,9 @@ async function main(): Promise<void> {
     }
     const worstWall = rows.reduce((a, b) => (b.wall > a.wall ? b : a));
     const worstCpu = rows.reduce((a, b) => (b.cpu > a.cpu ? b : a));
-    console.log(`worst ratio to the floor: wall ${worstWall.wall.toFixed(2)} (${worstWall.subject.name}), CPU ${worstCpu.cpu.toFixed(2)} (${worstCpu.subject.name})`);
+    console.log(
+      `worst ratio to the floor: wall ${worstWall.wall.toFixed(2)} (${worstWall.subject.name}), CPU ${worstCpu.cpu.toFixed(2)} (${worstCpu.subject.name})`,
+    );
   } finally {
     packaged.cleanup();
     rmSync(work, { recursive: true, force: true });

@@ -28,8 +28,15 @@ export async function preparePayments(count: number, dataDir: string, amountValu
   await upsertPaymentMethods(paymentMethodsDeps, { level: 'platform' }, { CLICK_TO_PAY: on });
   await upsertPaymentMethods(paymentMethodsDeps, { level: 'tenant', tenantRef: 'bench-tenant' }, { CLICK_TO_PAY: on });
   await onboardMerchant(merchantConfigDeps, 'bench-merchant', {
-    tenantRef: 'bench-tenant', dpaId: 'bench', dpaClientId: 'bench', dpaName: 'Bench', cardBrands: ['visa'],
-    locale: 'en_US', environment: 'sandbox', threeDsPolicy: 'risk-based', outlets: ['bench-outlet'],
+    tenantRef: 'bench-tenant',
+    dpaId: 'bench',
+    dpaClientId: 'bench',
+    dpaName: 'Bench',
+    cardBrands: ['visa'],
+    locale: 'en_US',
+    environment: 'sandbox',
+    threeDsPolicy: 'risk-based',
+    outlets: ['bench-outlet'],
   });
   const { keys } = JSON.parse(await readFile(join(dataDir, 'sandbox-network', 'private-jwks.json'), 'utf8')) as { keys: JWK[] };
   const signingKey = keys.find((key) => key.alg === 'RS256')!;
@@ -41,7 +48,13 @@ export async function preparePayments(count: number, dataDir: string, amountValu
       action: 'AUTH',
       amount: { currencyCode: 'AED', value: amountValue },
     });
-    const session = await createHostedSession({ orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: 3600, now: Date.now }, seeder, 'bench-outlet', order.orderRef, 'http://bench');
+    const session = await createHostedSession(
+      { orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: 3600, now: Date.now },
+      seeder,
+      'bench-outlet',
+      order.orderRef,
+      'http://bench',
+    );
     const checkoutResponse = await buildSandboxCheckoutResponse({ card: sandboxCard('visa-classic'), signingKey, recipientKey, scheme: 'visa' });
     prepared.push({
       outletId: 'bench-outlet',

@@ -27,7 +27,10 @@ export interface Floor {
 }
 
 export async function prepareFloor(): Promise<Floor> {
-  const url = process.env.NETWORK_JWKS_URLS!.split(',').find((entry) => entry.startsWith('sandbox='))!.slice('sandbox='.length);
+  const url = process.env
+    .NETWORK_JWKS_URLS!.split(',')
+    .find((entry) => entry.startsWith('sandbox='))!
+    .slice('sandbox='.length);
   const { keys } = JSON.parse(await readFile(new URL(url), 'utf8')) as { keys: JWK[] };
   const networkKey = await importJWK(keys.find((key) => key.alg === 'RS256')!, 'RS256');
   const [current] = await payloadKeyVault.publicKeys();
@@ -43,7 +46,12 @@ export async function minimalFloorPayment(floor: Floor, p: PreparedPayment): Pro
   const hash = createHash('sha256').update(p.sessionToken).digest('hex');
   await documentClient.send(new GetCommand({ TableName: tables.sessions, Key: { pk: hash } }));
   await documentClient.send(
-    new QueryCommand({ TableName: tables.orders, KeyConditionExpression: 'pk = :pk', ExpressionAttributeValues: { ':pk': `ORDER#${p.orderRef}` }, ConsistentRead: true }),
+    new QueryCommand({
+      TableName: tables.orders,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': `ORDER#${p.orderRef}` },
+      ConsistentRead: true,
+    }),
   );
   await claimUnwrapAndSettle(floor, p);
 }
@@ -54,7 +62,11 @@ async function claimUnwrapAndSettle(floor: Floor, p: PreparedPayment): Promise<v
   const { payload } = await compactVerify(String(p.body.checkoutResponse.checkoutResponse), floor.networkKey);
   const claims = JSON.parse(new TextDecoder().decode(payload)) as { srcCorrelationId: string; encryptedPayload: string };
   await documentClient.send(
-    new PutCommand({ TableName: tables.replay, Item: { pk: claims.srcCorrelationId, paymentRef: p.paymentRef, expiresAt: 0 }, ConditionExpression: 'attribute_not_exists(pk)' }),
+    new PutCommand({
+      TableName: tables.replay,
+      Item: { pk: claims.srcCorrelationId, paymentRef: p.paymentRef, expiresAt: 0 },
+      ConditionExpression: 'attribute_not_exists(pk)',
+    }),
   );
   const [header, encryptedKey, iv, ciphertext, tag] = claims.encryptedPayload.split('.') as [string, string, string, string, string];
   const { Plaintext } = await kmsClient.send(
@@ -66,15 +78,34 @@ async function claimUnwrapAndSettle(floor: Floor, p: PreparedPayment): Promise<v
   JSON.parse(Buffer.concat([decipher.update(Buffer.from(ciphertext, 'base64url')), decipher.final()]).toString('utf8'));
   const key = { pk: `ORDER#${p.orderRef}`, sk: `PAYMENT#${p.paymentRef}` };
   await documentClient.send(
-    new UpdateCommand({ TableName: tables.orders, Key: key, UpdateExpression: 'SET #s = :p', ConditionExpression: '#s = :started', ExpressionAttributeNames: { '#s': 'state' }, ExpressionAttributeValues: { ':p': 'PROCESSING', ':started': 'STARTED' } }),
+    new UpdateCommand({
+      TableName: tables.orders,
+      Key: key,
+      UpdateExpression: 'SET #s = :p',
+      ConditionExpression: '#s = :started',
+      ExpressionAttributeNames: { '#s': 'state' },
+      ExpressionAttributeValues: { ':p': 'PROCESSING', ':started': 'STARTED' },
+    }),
   );
   // The sandbox acquirer keeps its record in DynamoDB (SPEC §5): one write, as in the handler.
   await documentClient.send(
-    new UpdateCommand({ TableName: tables.orders, Key: { pk: `SANDBOX_ACQUIRER#${p.paymentRef}`, sk: 'OPERATION' }, UpdateExpression: 'SET outcome = if_not_exists(outcome, :o)', ExpressionAttributeValues: { ':o': { approved: true } }, ReturnValues: 'ALL_NEW' }),
+    new UpdateCommand({
+      TableName: tables.orders,
+      Key: { pk: `SANDBOX_ACQUIRER#${p.paymentRef}`, sk: 'OPERATION' },
+      UpdateExpression: 'SET outcome = if_not_exists(outcome, :o)',
+      ExpressionAttributeValues: { ':o': { approved: true } },
+      ReturnValues: 'ALL_NEW',
+    }),
   );
   // The final write also records the payment's webhook event (SPEC 4.15: in the same write that
   // changes the payment), as any implementation of the current contract must: the same one write.
-  const event = { id: `evt_${p.paymentRef}`, type: 'payment.authorised', createdAt: new Date().toISOString(), merchantRef: 'bench-merchant', body: JSON.stringify({ data: p.body, at: Date.now() }).slice(0, 1500) };
+  const event = {
+    id: `evt_${p.paymentRef}`,
+    type: 'payment.authorised',
+    createdAt: new Date().toISOString(),
+    merchantRef: 'bench-merchant',
+    body: JSON.stringify({ data: p.body, at: Date.now() }).slice(0, 1500),
+  };
   await documentClient.send(
     new UpdateCommand({
       TableName: tables.orders,
@@ -96,7 +127,13 @@ export async function floorPayment(floor: Floor, p: PreparedPayment): Promise<vo
     new BatchGetCommand({
       RequestItems: {
         [tables.sessions]: { Keys: [{ pk: hash }], ConsistentRead: true },
-        [tables.orders]: { Keys: [{ pk, sk: 'ORDER' }, { pk, sk: `PAYMENT#${p.paymentRef}` }], ConsistentRead: true },
+        [tables.orders]: {
+          Keys: [
+            { pk, sk: 'ORDER' },
+            { pk, sk: `PAYMENT#${p.paymentRef}` },
+          ],
+          ConsistentRead: true,
+        },
       },
     }),
   );

@@ -46,19 +46,25 @@ async function run(name: string, options: Options, expected: string): Promise<Ro
     p99: result.latency.p99,
     non2xx: result.non2xx,
     errors: result.errors + wrongBodies,
-    statuses: Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => `${code}×${s.count ?? 0}`).join(' '),
+    statuses: Object.entries(result.statusCodeStats ?? {})
+      .map(([code, s]) => `${code}×${s.count ?? 0}`)
+      .join(' '),
   };
 }
 
 /** 4.1 with the demo tenant's token, for a duration, or for a number of requests (warm-up). */
 export async function merchantConfig(target: Target, concurrency: number, length: { seconds: number } | { amount: number }): Promise<Row> {
   const { merchantRef, tokens } = target.demo;
-  return run('4.1 GET merchant config', {
-    url: `${target.baseUrl}/config/merchants/${merchantRef}/configs/vctp`,
-    connections: concurrency,
-    ...('seconds' in length ? { duration: length.seconds } : { amount: Math.max(length.amount, concurrency) }),
-    headers: { authorization: `Bearer ${tokens.tenant}` },
-  }, '"clickToPayEnabled":true');
+  return run(
+    '4.1 GET merchant config',
+    {
+      url: `${target.baseUrl}/config/merchants/${merchantRef}/configs/vctp`,
+      connections: concurrency,
+      ...('seconds' in length ? { duration: length.seconds } : { amount: Math.max(length.amount, concurrency) }),
+      headers: { authorization: `Bearer ${tokens.tenant}` },
+    },
+    '"clickToPayEnabled":true',
+  );
 }
 
 /**
@@ -68,28 +74,32 @@ export async function merchantConfig(target: Target, concurrency: number, length
  */
 export async function clickToPay(target: Target, concurrency: number, payments: LoadPayment[]): Promise<Row> {
   let next = 0;
-  return run('4.3 POST click-to-pay', {
-    url: target.baseUrl,
-    connections: Math.min(concurrency, payments.length),
-    amount: payments.length,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (request) => {
-          // Only a connection that timed out and reconnected asks for more than `amount`; it gets
-          // the last payment again (answered from the stored result), and the timeout is already an error.
-          const payment = payments[Math.min(next++, payments.length - 1)]!;
-          return {
-            ...request,
-            method: 'POST',
-            path: payment.path,
-            headers: { ...request.headers, authorization: `Bearer ${payment.sessionToken}`, 'content-type': 'application/json' },
-            body: payment.body,
-          };
+  return run(
+    '4.3 POST click-to-pay',
+    {
+      url: target.baseUrl,
+      connections: Math.min(concurrency, payments.length),
+      amount: payments.length,
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (request) => {
+            // Only a connection that timed out and reconnected asks for more than `amount`; it gets
+            // the last payment again (answered from the stored result), and the timeout is already an error.
+            const payment = payments[Math.min(next++, payments.length - 1)]!;
+            return {
+              ...request,
+              method: 'POST',
+              path: payment.path,
+              headers: { ...request.headers, authorization: `Bearer ${payment.sessionToken}`, 'content-type': 'application/json' },
+              body: payment.body,
+            };
+          },
         },
-      },
-    ],
-  }, '"state":"AUTHORISED"');
+      ],
+    },
+    '"state":"AUTHORISED"',
+  );
 }
 
 const n = (value: number, digits = 0, width = 9) => value.toFixed(digits).padStart(width);

@@ -25,12 +25,16 @@ import { clickToPay, formatRow, merchantConfig, TABLE_HEADER, type Row } from '.
 import { existingService, launchService, type LaunchedService, type Target } from './load-service.js';
 import { parseCommandLine } from '../infra/local/cli.js';
 
-parseCommandLine('npm run load', `
+parseCommandLine(
+  'npm run load',
+  `
 Usage: [LOAD_CONCURRENCY=16] [LOAD_SECONDS=10] [LOAD_PAYMENTS=400] [LOAD_AMOUNT=1000] [LOAD_PORT=…] npm run load
        LOAD_BASE_URL=http://localhost:3000 DATA_DIR=.data npm run load      (a service already running)
 
 Loads 4.1 and 4.3 over HTTP with autocannon through its own \`npm start\` (docs/benchmarks.md "Load").
-`, {});
+`,
+  {},
+);
 
 const count = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const settings = z
@@ -62,7 +66,10 @@ function cleanUp(): Promise<void> {
   })();
   return stopping;
 }
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     process.stderr.write(`\nload: ${signal}, stopping the service\n`);
     void cleanUp().finally(() => process.exit(code));
@@ -106,10 +113,7 @@ async function main(): Promise<boolean> {
   const warmLine = (r: Row) => `${r.name.slice(0, 3)} ${r.requests} requests (${r.statuses || 'no answer'}; errors ${r.errors})`;
   say(`warm-up, not measured: ${warm.map(warmLine).join('; ')}`);
 
-  const rows: Row[] = [
-    await merchantConfig(target, c, { seconds: config.LOAD_SECONDS }),
-    await clickToPay(target, c, payments),
-  ];
+  const rows: Row[] = [await merchantConfig(target, c, { seconds: config.LOAD_SECONDS }), await clickToPay(target, c, payments)];
   say('');
   say(`npm run load · concurrency ${c} · 4.1 for ${config.LOAD_SECONDS} s · 4.3 × ${config.LOAD_PAYMENTS} · Node ${process.version} · ${cpus().length} cores`);
   say(TABLE_HEADER);

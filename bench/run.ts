@@ -18,12 +18,16 @@ import { startLocalStack, type LocalStack } from '../infra/local/stack.js';
 import type { PreparedPayment } from './fixtures.js';
 import { parseCommandLine } from '../infra/local/cli.js';
 
-parseCommandLine('npm run bench', `
+parseCommandLine(
+  'npm run bench',
+  `
 Usage: [BENCH_PAYMENTS=600] [BENCH_CONCURRENCY=1,8,32] [BENCH_AMOUNT=1000] npm run bench
 
 Pays BENCH_PAYMENTS orders through the 4.3 handler in-process at each concurrency level, against
 the same-calls and minimal floors; prints p50/p95/p99, payments/s and the ratios (docs/benchmarks.md "Benchmark").
-`, {});
+`,
+  {},
+);
 
 const positive = (name: string, fallback: string): number[] => {
   const values = (process.env[name] ?? fallback).split(',').map(Number);
@@ -69,7 +73,10 @@ function stopStack(): Promise<void> {
   })();
   return stopping;
 }
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.once(signal, () => {
     unmuteLogs();
     process.stderr.write(`\nbench: ${signal}, stopping the local stack\n`);
@@ -129,11 +136,27 @@ async function main(): Promise<void> {
     }
   }
 
-  interface Result { p50: number; p95: number; p99: number; mean: number; perSecond: number; cpuPerPayment: CpuSplit }
+  interface Result {
+    p50: number;
+    p95: number;
+    p99: number;
+    mean: number;
+    perSecond: number;
+    cpuPerPayment: CpuSplit;
+  }
 
-  interface Sample { latencies: number[]; seconds: number; count: number; cpu: CpuSplit }
+  interface Sample {
+    latencies: number[];
+    seconds: number;
+    count: number;
+    cpu: CpuSplit;
+  }
   /** CPU milliseconds spent by this process and by the DynamoDB and KMS processes. */
-  interface CpuSplit { self: number; dynamodb: number; kms: number }
+  interface CpuSplit {
+    self: number;
+    dynamodb: number;
+    kms: number;
+  }
   const clockTicks = 100; // USER_HZ on Linux
   const procCpuMs = async (pid: number): Promise<number> => {
     try {
@@ -176,7 +199,14 @@ async function main(): Promise<void> {
     const seconds = samples.reduce((a, s) => a + s.seconds, 0);
     const per = (part: keyof CpuSplit) => samples.reduce((a, s) => a + s.cpu[part], 0) / latencies.length;
     const cpuPerPayment = { self: per('self'), dynamodb: per('dynamodb'), kms: per('kms') };
-    return { p50: at(0.5), p95: at(0.95), p99: at(0.99), mean: latencies.reduce((a, b) => a + b, 0) / latencies.length, perSecond: latencies.length / seconds, cpuPerPayment };
+    return {
+      p50: at(0.5),
+      p95: at(0.95),
+      p99: at(0.99),
+      mean: latencies.reduce((a, b) => a + b, 0) / latencies.length,
+      perSecond: latencies.length / seconds,
+      cpuPerPayment,
+    };
   }
 
   /**
@@ -219,17 +249,27 @@ async function main(): Promise<void> {
   for (const [index, level] of levels.entries()) {
     const slice = (set: PreparedPayment[]) => set.slice(index * perLevel, (index + 1) * perLevel).filter(Boolean);
     muteLogs();
-    const { floor: floorResult, minimal: minimalResult, handler: handlerResult } = await measureInterleaved(slice(floorSet), slice(minimalSet), slice(handlerSet), level);
+    const {
+      floor: floorResult,
+      minimal: minimalResult,
+      handler: handlerResult,
+    } = await measureInterleaved(slice(floorSet), slice(minimalSet), slice(handlerSet), level);
     unmuteLogs();
     rows.push({ level, handler: handlerResult, floor: floorResult, minimal: minimalResult });
-    for (const [name, r] of [['handler', handlerResult], ['floor', floorResult], ['minimal', minimalResult]] as const) {
+    for (const [name, r] of [
+      ['handler', handlerResult],
+      ['floor', floorResult],
+      ['minimal', minimalResult],
+    ] as const) {
       say(`${name.padEnd(8)} ${String(level).padStart(5)} ${fmt(r.p50)} ${fmt(r.p95)} ${fmt(r.p99)} ${fmt(r.mean)} ${r.perSecond.toFixed(0).padStart(7)}`);
     }
   }
   say('');
   say('ratio handler/floor   p50      p99      pay/s (floor/handler)');
   for (const { level, handler: h, floor: f } of rows) {
-    say(`  concurrency ${String(level).padStart(3)}    ${(h.p50 / f.p50).toFixed(2)}×    ${(h.p99 / f.p99).toFixed(2)}×    ${(f.perSecond / h.perSecond).toFixed(2)}×`);
+    say(
+      `  concurrency ${String(level).padStart(3)}    ${(h.p50 / f.p50).toFixed(2)}×    ${(h.p99 / f.p99).toFixed(2)}×    ${(f.perSecond / h.perSecond).toFixed(2)}×`,
+    );
   }
   say('ratio handler/minimal floor   p50      p99');
   for (const { level, handler: h, minimal: m } of rows) {
@@ -238,9 +278,14 @@ async function main(): Promise<void> {
   // Where the time goes: on 2 cores, c=8 is CPU-bound, so CPU per payment is what the ratio is made of.
   say('CPU ms per payment   conc   this process   dynamodb   kms');
   for (const { level, handler: h, minimal: m } of rows) {
-    for (const [name, r] of [['handler', h], ['minimal', m]] as const) {
+    for (const [name, r] of [
+      ['handler', h],
+      ['minimal', m],
+    ] as const) {
       const c = r.cpuPerPayment;
-      say(`  ${name.padEnd(8)}        ${String(level).padStart(5)} ${c.self.toFixed(2).padStart(12)} ${c.dynamodb.toFixed(2).padStart(10)} ${c.kms.toFixed(2).padStart(6)}`);
+      say(
+        `  ${name.padEnd(8)}        ${String(level).padStart(5)} ${c.self.toFixed(2).padStart(12)} ${c.dynamodb.toFixed(2).padStart(10)} ${c.kms.toFixed(2).padStart(6)}`,
+      );
     }
   }
   say(`(log output produced during the runs: ${(logBytes / 1024).toFixed(0)} KiB, not printed)`);

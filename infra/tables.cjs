@@ -57,7 +57,11 @@ const tables = Object.freeze([
     envVar: 'ORDERS_TABLE',
     baseName: 'orders',
     keySchema: hashAndRange.keySchema,
-    attributeDefinitions: [...hashAndRange.attributeDefinitions, { AttributeName: 'dueShard', AttributeType: 'S' }, { AttributeName: 'dueAt', AttributeType: 'N' }],
+    attributeDefinitions: [
+      ...hashAndRange.attributeDefinitions,
+      { AttributeName: 'dueShard', AttributeType: 'S' },
+      { AttributeName: 'dueAt', AttributeType: 'N' },
+    ],
     globalSecondaryIndexes: [
       {
         IndexName: 'due',
@@ -141,9 +145,7 @@ function cloudFormationResources(service, stage, options = {}) {
 
 /** CloudFormation outputs with the physical table names. */
 function cloudFormationOutputs() {
-  return Object.fromEntries(
-    tables.map((t) => [`${t.logicalId}Name`, { Description: `${t.envVar} (DynamoDB table name)`, Value: { Ref: t.logicalId } }]),
-  );
+  return Object.fromEntries(tables.map((t) => [`${t.logicalId}Name`, { Description: `${t.envVar} (DynamoDB table name)`, Value: { Ref: t.logicalId } }]));
 }
 
 /**

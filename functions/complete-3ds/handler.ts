@@ -6,7 +6,6 @@ import { noQuery, paymentParams } from '../../lib/http/params.js';
 import { completeThreeDs } from '../../lib/core/payments/complete-three-ds.js';
 import { completeThreeDsBody } from './schema.js';
 
-
 /** SPEC 4.10 — complete a payment waiting for 3DS with the challenge result. */
 export const handler = idempotentApiHandler(
   {

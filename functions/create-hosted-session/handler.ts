@@ -17,12 +17,6 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, principal, event }) => ({
     status: 201,
-    body: await createHostedSession(
-      hostedSessionDeps,
-      principal,
-      params.outletId,
-      params.orderRef,
-      baseUrlOf(event),
-    ),
+    body: await createHostedSession(hostedSessionDeps, principal, params.outletId, params.orderRef, baseUrlOf(event)),
   }),
 );

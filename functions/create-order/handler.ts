@@ -18,11 +18,6 @@ export const handler = idempotentApiHandler(
   },
   async ({ params, body, principal, event }) => ({
     status: 201,
-    body: await createOrder(
-      { ...orderDeps, checkout: { ...sessionMintDeps, baseUrl: baseUrlOf(event) } },
-      principal,
-      params.outletId,
-      body,
-    ),
+    body: await createOrder({ ...orderDeps, checkout: { ...sessionMintDeps, baseUrl: baseUrlOf(event) } }, principal, params.outletId, body),
   }),
 );

@@ -2,7 +2,15 @@ import * as z from 'zod';
 import { amountSchema } from '../../lib/http/amount-schema.js';
 import { freeText, merchantOrderReference } from '../../lib/http/free-text.js';
 
-const printable = (max: number) => freeText(z.string().trim().min(1).max(max).regex(/^[^\p{Cc}]+$/u, 'No control characters'));
+const printable = (max: number) =>
+  freeText(
+    z
+      .string()
+      .trim()
+      .min(1)
+      .max(max)
+      .regex(/^[^\p{Cc}]+$/u, 'No control characters'),
+  );
 
 /** SPEC 4.14. `expiresAt`'s window (future, at most 30 days) is checked by the use case: it depends on the clock. */
 export const createPaymentLinkBody = z

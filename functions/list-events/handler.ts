@@ -5,7 +5,6 @@ import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams } from '../../lib/http/params.js';
 import { listMerchantEvents } from '../../lib/core/webhooks/merchant-events.js';
 
-
 /** SPEC 4.15 — the merchant's events with their delivery attempts, oldest first. */
 export const handler = apiHandler(
   {

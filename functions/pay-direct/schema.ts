@@ -4,7 +4,10 @@ import { amountSchema } from '../../lib/http/amount-schema.js';
 
 /** SPEC 4.4: the decrypted payload's shape plus optional eci, brand and amount. */
 export const directWalletBody = paymentDataSchema.extend({
-  eci: z.string().regex(/^\d{2}$/, 'Expected a two-digit ECI').optional(),
+  eci: z
+    .string()
+    .regex(/^\d{2}$/, 'Expected a two-digit ECI')
+    .optional(),
   brand: z.enum(['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER']).optional(),
   amount: amountSchema.optional(),
 });

@@ -13,12 +13,14 @@ const redirectOrigin = z
   .transform((raw, ctx) => {
     const origin = normaliseOrigin(raw);
     if (origin === undefined) {
-      ctx.addIssue({ code: 'custom', message: 'Expected a bare origin like https://shop.example.com (https, or http on a loopback host; no path, query, fragment or credentials)' });
+      ctx.addIssue({
+        code: 'custom',
+        message: 'Expected a bare origin like https://shop.example.com (https, or http on a loopback host; no path, query, fragment or credentials)',
+      });
       return z.NEVER;
     }
     return origin;
   });
-
 
 export const onboardingBody = z
   .object({
@@ -27,12 +29,26 @@ export const onboardingBody = z
     dpaClientId: text(128),
     /** Shown to shoppers (the Click to Pay DPA name): merchant free text. */
     dpaName: freeText(text(120)),
-    cardBrands: z.array(z.enum(CARD_BRANDS)).min(1).max(CARD_BRANDS.length).refine((b) => new Set(b).size === b.length, 'Duplicate card brand'),
-    locale: z.string().regex(/^[a-z]{2}_[A-Z]{2}$/, 'Expected a locale like en_AE').default('en_US'),
+    cardBrands: z
+      .array(z.enum(CARD_BRANDS))
+      .min(1)
+      .max(CARD_BRANDS.length)
+      .refine((b) => new Set(b).size === b.length, 'Duplicate card brand'),
+    locale: z
+      .string()
+      .regex(/^[a-z]{2}_[A-Z]{2}$/, 'Expected a locale like en_AE')
+      .default('en_US'),
     environment: z.enum(['sandbox', 'production']).default('sandbox'),
     threeDsPolicy: z.enum(THREE_DS_POLICIES).default('risk-based'),
-    outlets: z.array(ref).max(100).refine((o) => new Set(o).size === o.length, 'Duplicate outlet id'),
+    outlets: z
+      .array(ref)
+      .max(100)
+      .refine((o) => new Set(o).size === o.length, 'Duplicate outlet id'),
     /** Duplicates after normalisation are dropped. */
-    redirectOrigins: z.array(redirectOrigin).max(20).transform((origins) => [...new Set(origins)]).optional(),
+    redirectOrigins: z
+      .array(redirectOrigin)
+      .max(20)
+      .transform((origins) => [...new Set(origins)])
+      .optional(),
   })
   .strict();

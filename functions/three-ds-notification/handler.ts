@@ -38,7 +38,13 @@ function page(statusCode: number, body: string, nonce?: string) {
     headers: {
       'Content-Type': 'text/html; charset=utf-8',
       'Cache-Control': 'no-store',
-      'Content-Security-Policy': [`default-src 'none'`, ...(nonce ? [`script-src 'nonce-${nonce}'`] : []), "form-action 'none'", "frame-ancestors 'self'", "base-uri 'none'"].join('; '),
+      'Content-Security-Policy': [
+        `default-src 'none'`,
+        ...(nonce ? [`script-src 'nonce-${nonce}'`] : []),
+        "form-action 'none'",
+        "frame-ancestors 'self'",
+        "base-uri 'none'",
+      ].join('; '),
       'X-Content-Type-Options': 'nosniff',
       'Referrer-Policy': 'no-referrer',
     },

@@ -67,7 +67,9 @@ export async function startPersistentAcsOrigin(apiPort: number, dataDir: string,
       origin = await startAcsOrigin(apiPort, kept);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-      log(`the sandbox ACS's port ${kept} is taken by another process: it moves to a new port; a payment already waiting for 3DS keeps the old acsUrl (restart once port ${kept} is free to finish it)`);
+      log(
+        `the sandbox ACS's port ${kept} is taken by another process: it moves to a new port; a payment already waiting for 3DS keeps the old acsUrl (restart once port ${kept} is free to finish it)`,
+      );
     }
   }
   origin ??= await startAcsOrigin(apiPort);

@@ -82,7 +82,10 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<WebBuild>
   await swapIn(staging, outDir);
 
   const initial = await sizes(outDir, [manifest.script, ...manifest.preload, ...manifest.styles]);
-  const all = await sizes(outDir, Object.keys(manifest.files).filter((file) => /\.(js|css)$/.test(file)));
+  const all = await sizes(
+    outDir,
+    Object.keys(manifest.files).filter((file) => /\.(js|css)$/.test(file)),
+  );
   const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
   log(
     `build:web → ${relative(process.cwd(), outDir) || outDir}: ${Object.keys(manifest.files).length} files; ` +

@@ -14,7 +14,12 @@ export function parseCommandLine<const O extends Options>(command: string, usage
     parsed = parseArgs({ args, options: { ...options, help: { type: 'boolean', short: 'h' } }, strict: true, allowPositionals: false });
   } catch (error) {
     // node:util's messages are one sentence plus advice on `--`; the sentence is what matters.
-    usageError(command, String((error as Error).message).split('. ')[0]!.replace(/\.$/, ''));
+    usageError(
+      command,
+      String((error as Error).message)
+        .split('. ')[0]!
+        .replace(/\.$/, ''),
+    );
   }
   if (parsed.values.help) {
     process.stdout.write(usage.trim() + '\n');

@@ -9,7 +9,17 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { KmsError, KmsStore, RSA_KEY_SPECS, SYMMETRIC_KEY_SPEC, type KeyRecord, type KeySpec, type RsaKeyRecord, type SymmetricKeyRecord, type Tag } from './kms-store.js';
+import {
+  KmsError,
+  KmsStore,
+  RSA_KEY_SPECS,
+  SYMMETRIC_KEY_SPEC,
+  type KeyRecord,
+  type KeySpec,
+  type RsaKeyRecord,
+  type SymmetricKeyRecord,
+  type Tag,
+} from './kms-store.js';
 import { MAX_SYMMETRIC_PLAINTEXT, openSymmetric, parseEncryptionContext, parseSymmetricBlob, sealSymmetric, type SymmetricBlob } from './kms-symmetric.js';
 
 export interface KmsServerOptions {
@@ -112,7 +122,10 @@ const operations: Record<string, Handler> = {
   async CreateKey(store, input) {
     const spec = optString(input, 'KeySpec') ?? optString(input, 'CustomerMasterKeySpec') ?? SYMMETRIC_KEY_SPEC;
     if (spec !== SYMMETRIC_KEY_SPEC && !Object.hasOwn(RSA_KEY_SPECS, spec)) {
-      throw new KmsError('UnsupportedOperationException', `KeySpec ${spec} is not supported by the local KMS emulator (SYMMETRIC_DEFAULT|RSA_2048|RSA_3072|RSA_4096 only)`);
+      throw new KmsError(
+        'UnsupportedOperationException',
+        `KeySpec ${spec} is not supported by the local KMS emulator (SYMMETRIC_DEFAULT|RSA_2048|RSA_3072|RSA_4096 only)`,
+      );
     }
     // Like real KMS, KeyUsage defaults to ENCRYPT_DECRYPT; signing keys are out of scope here.
     const usage = optString(input, 'KeyUsage') ?? 'ENCRYPT_DECRYPT';
@@ -209,7 +222,9 @@ function encryptSymmetric(store: KmsStore, key: SymmetricKeyRecord, plaintext: B
     throw new KmsError('InvalidKeyUsageException', `${algorithm} is not a supported encryption algorithm for key ${store.keyArn(key.id)}`);
   }
   if (plaintext.length > MAX_SYMMETRIC_PLAINTEXT) {
-    throw invalid(`1 validation error detected: Value at 'plaintext' failed to satisfy constraint: Member must have length less than or equal to ${MAX_SYMMETRIC_PLAINTEXT}`);
+    throw invalid(
+      `1 validation error detected: Value at 'plaintext' failed to satisfy constraint: Member must have length less than or equal to ${MAX_SYMMETRIC_PLAINTEXT}`,
+    );
   }
   const blob = sealSymmetric(key.id, key.secretKey, plaintext, parseEncryptionContext(input.EncryptionContext));
   return { CiphertextBlob: blob.toString('base64'), KeyId: store.keyArn(key.id), EncryptionAlgorithm: algorithm };
@@ -254,7 +269,8 @@ async function readBody(req: IncomingMessage): Promise<string> {
 /** Runs one request through auth, routing, JSON parsing and its handler; every failure is a KmsError. */
 async function dispatch(store: KmsStore, req: IncomingMessage): Promise<object> {
   const body = await readBody(req);
-  if (!req.headers.authorization) throw new KmsError('UnrecognizedClientException', 'Request is missing an Authorization header (any SigV4 signature is accepted)');
+  if (!req.headers.authorization)
+    throw new KmsError('UnrecognizedClientException', 'Request is missing an Authorization header (any SigV4 signature is accepted)');
   const target = req.headers['x-amz-target'];
   const op = req.method === 'POST' && typeof target === 'string' && target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
   const handler = op !== undefined && Object.hasOwn(operations, op) ? operations[op] : undefined;

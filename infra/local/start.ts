@@ -22,7 +22,9 @@ import { parseCommandLine } from './cli.js';
 import { startPersistentAcsOrigin, type AcsOrigin } from './acs-origin.js';
 import { localCorsConfiguration, startHttpApiEdge, type CorsConfiguration, type HttpApiEdge } from './http-api-edge.js';
 
-parseCommandLine('npm start', `
+parseCommandLine(
+  'npm start',
+  `
 Usage: npm start          (PORT=3100 npm start, DATA_DIR=… npm start)
 
 Starts the whole local service on http://localhost:$PORT (default 3000): DynamoDB (dynalite,
@@ -30,7 +32,9 @@ or DynamoDB Local with LOCAL_DYNAMODB_ENGINE=dynamodb-local) and the KMS server 
 their own, the API, the hosted checkout page and the sandbox. Data lives in $DATA_DIR (default
 .data). Prints the URLs, demo tokens and a demo checkout link. Ctrl-C stops everything.
 No CORS unless CORS_ALLOWED_ORIGINS lists origins (the corsAllowedOrigins param of a deployment).
-`, {});
+`,
+  {},
+);
 
 const port = Number(process.env.PORT ?? 3000);
 const dataDir = resolve(process.env.DATA_DIR ?? '.data');
@@ -134,11 +138,7 @@ async function main(): Promise<void> {
 async function printBanner(demo: DemoWorld): Promise<void> {
   const identity = stack!.identity;
   const platform = await signDevToken(identity, { realm: 'platform', permissions: [...PERMISSIONS] }, 12 * 3600);
-  const tenant = await signDevToken(
-    identity,
-    { realm: 'tenant', tenantRef: demo.tenantRef, permissions: [...PERMISSIONS] },
-    12 * 3600,
-  );
+  const tenant = await signDevToken(identity, { realm: 'tenant', tenantRef: demo.tenantRef, permissions: [...PERMISSIONS] }, 12 * 3600);
   demoFile = { ...demo, baseUrl, tokens: { platform, tenant } };
   await writeFile(`${dataDir}/demo.json`, JSON.stringify(demoFileNow(), null, 2), { mode: 0o600 });
   const { dynamodb, kms } = stack!.processes();
@@ -253,8 +253,6 @@ async function waitForApi(): Promise<void> {
   }
   fail('the API did not come up within 180 s.');
 }
-
-
 
 let shuttingDown = false;
 async function shutdown(code = 0): Promise<void> {

@@ -40,7 +40,11 @@ function fail(message: string): never {
   return usageError('token', message);
 }
 
-const list = (value: string | undefined) => value?.split(',').map((item) => item.trim()).filter(Boolean);
+const list = (value: string | undefined) =>
+  value
+    ?.split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
 const ttl = Number(values.ttl);
 if (!Number.isInteger(ttl) || ttl <= 0) fail('--ttl must be a positive number of seconds');
 if (values.realm !== 'platform' && values.realm !== 'tenant') fail('--realm must be platform or tenant');

@@ -88,4 +88,3 @@ export async function sizes(outDir: string, files: string[]): Promise<{ bytes: n
   }
   return { bytes, gzipBytes };
 }
-

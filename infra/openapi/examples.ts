@@ -25,7 +25,14 @@ const authorisedPayment = {
   ...ids,
   state: 'AUTHORISED',
   amount,
-  paymentMethod: { type: 'CLICK_TO_PAY', brand: 'VISA', tokenLastFour: '3478', panLastFour: '1111', expiry: '2029-12', paymentAccountReference: 'V0010013019289134367857381930' },
+  paymentMethod: {
+    type: 'CLICK_TO_PAY',
+    brand: 'VISA',
+    tokenLastFour: '3478',
+    panLastFour: '1111',
+    expiry: '2029-12',
+    paymentAccountReference: 'V0010013019289134367857381930',
+  },
   eci: '05',
   authorization: { code: 'A1B2C3', resultCode: '00', at },
   createdAt: at,
@@ -106,7 +113,12 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     redirectOrigins: ['https://shop.example.com'],
   },
   PaymentMethodsRequest: { paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } } },
-  PaymentMethods: { level: 'tenant', tenantRef: 'demo-tenant', paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } }, updatedAt: at },
+  PaymentMethods: {
+    level: 'tenant',
+    tenantRef: 'demo-tenant',
+    paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } },
+    updatedAt: at,
+  },
   CreatePaymentLinkRequest: { action: 'AUTH', amount, description: 'Invoice 42', merchantOrderReference: 'INV-42', expiresAt: '2026-11-30T10:15:30.000Z' },
   PaymentLink: {
     linkRef: 'pl_3q2-7wQh0V9xYbLk4Zt1cA',
@@ -120,7 +132,11 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     createdAt: at,
   },
   WebhookConfigRequest: { url: 'https://shop.example.com/hooks/click-to-pay', enabled: true },
-  WebhookConfigWithSecret: { url: 'https://shop.example.com/hooks/click-to-pay', enabled: true, signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4tXZw3dJ4Lc=' },
+  WebhookConfigWithSecret: {
+    url: 'https://shop.example.com/hooks/click-to-pay',
+    enabled: true,
+    signingSecret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4tXZw3dJ4Lc=',
+  },
 };
 
 /** The answer to retry after `Retry-After` seconds (components/responses/RetryableProblem). */

@@ -7,7 +7,7 @@ import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
 import table from '../../lib/http/routes.json' with { type: 'json' };
-import { componentSchemas, NAMED_SCHEMAS, schemaName, schemaOrRef, ref } from './components.js';
+import { componentSchemas, type NAMED_SCHEMAS, schemaName, schemaOrRef, ref } from './components.js';
 import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from './examples.js';
 import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
 import { payerIpQuery } from '../../lib/http/payment-request.js';
@@ -46,36 +46,245 @@ interface Operation {
 const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
 const LINKS = '/transactions/outlets/{outletId}/payment-links';
 const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
-const MANAGE_WEBHOOKS = 'platform token, or MANAGE_WEBHOOKS with the whole merchant in scope (a token narrowed to outlets only when it names every outlet the merchant has; otherwise 404)';
+const MANAGE_WEBHOOKS =
+  'platform token, or MANAGE_WEBHOOKS with the whole merchant in scope (a token narrowed to outlets only when it names every outlet the merchant has; otherwise 404)';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
 /** Answers that may carry Retry-After (docs/integrating/payment-processing.md: Deadlines, Exactly once). */
 const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);
 const operations: Operation[] = [
-  { method: 'get', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.1 Merchant Click to Pay configuration', access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)', ok: { status: 200, schema: resources.merchantConfigResource }, errors: [401, 404, 503] },
-  { method: 'put', path: '/config/merchants/{merchantRef}/configs/vctp', summary: '4.7 Onboard or replace a merchant', access: 'platform token', body: onboardingBody, ok: { status: 200, schema: resources.merchantConfigResource }, errors: [...common, 409] },
-  { method: 'get', path: '/config/configs/vctp/encryption-keys', summary: '4.2 Payload encryption keys (JWKS, current first)', access: 'VIEW_UCTP_WALLET_CERTIFICATE', ok: { status: 200, schema: resources.encryptionKeysResource, headers: { 'Cache-Control': 'max-age=300' } }, errors: [401, 403, 503] },
-  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common], idempotent: true as const })),
-  { method: 'get', path: '/config/platform/configs/payment-methods', summary: '4.5 Platform enablement', access: 'platform token', ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [401, 403, 503] },
-  ...(['put', 'post'] as const).map((method) => ({ method, path: '/config/tenants/{tenantRef}/configs/payment-methods', summary: '4.6 Tenant enablement (idempotent upsert)', access: 'platform token', body: paymentMethodsBody, ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [...common, 409], idempotent: true as const })),
-  { method: 'get', path: '/config/tenants/{tenantRef}/configs/payment-methods', summary: '4.6 Tenant enablement', access: 'platform token', ok: { status: 200, schema: resources.paymentMethodsResource }, errors: [400, 401, 403, 503] },
-  { method: 'post', path: '/transactions/outlets/{outletId}/orders', summary: '4.8 Create an order (with a returnUrl: and its hosted payment page)', access: 'CREATE_ORDER, outlet in scope', body: createOrderBody, ok: { status: 201, schema: resources.createdOrderResource }, errors: [...common, 422], idempotent: true },
-  { method: 'get', path: '/transactions/outlets/{outletId}/orders/{orderRef}', summary: '4.8 Read an order', access: 'VIEW_ORDER, outlet in scope', ok: { status: 200, schema: resources.orderResource }, errors: [400, 401, 403, 404, 503] },
-  { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions', summary: '4.9 Create a hosted session', access: 'CREATE_ORDER, outlet in scope', ok: { status: 201, schema: resources.hostedSessionResource }, errors: [...common, 409], idempotent: true },
-  { method: 'post', path: '/transactions/outlets/{outletId}/orders/{orderRef}/payments', summary: 'Hosted payment page: a new payment on the order after a retryable decline (the latest payment is FAILED with retryable: true; at most 5 payments; not once the order’s payment link was cancelled). No body; 201 with the order, the new STARTED payment last', access: 'a hosted-session token of the order, or CREATE_ORDER with the outlet in scope', ok: { status: 201, schema: resources.orderResource }, errors: [...common, 409], idempotent: true },
-  { method: 'post', path: LINKS, summary: '4.14 Create a payment link (expiresAt: default 7 days, at most 30; 403 CLICK_TO_PAY_NOT_ENABLED unless Click to Pay is effectively on)', access: 'CREATE_ORDER, outlet in scope', body: createPaymentLinkBody, ok: { status: 201, schema: resources.paymentLinkResource }, errors: [...common, 422], idempotent: true },
-  { method: 'get', path: `${LINKS}/{linkRef}`, summary: '4.14 Read a payment link (state ACTIVE, PAID, EXPIRED or CANCELLED as of now; orderRef once someone opened it)', access: 'VIEW_ORDER, outlet in scope', ok: { status: 200, schema: resources.paymentLinkResource }, errors: [400, 401, 403, 404, 503] },
-  { method: 'post', path: `${LINKS}/{linkRef}/cancel`, summary: '4.14 Cancel a payment link (only from ACTIVE and while no payment of it is in flight; 409 PAYMENT_STATE_CONFLICT otherwise). Once cancelled, no payment of the link’s order starts, whatever hosted session a shopper still holds', access: 'CREATE_ORDER, outlet in scope', ok: { status: 200, schema: resources.paymentLinkResource }, errors: [...common, 409], idempotent: true },
-  { method: 'post', path: `${PAY}/click-to-pay`, summary: '4.3 Pay with a Click to Pay checkout response', access: 'CREATE_AUTHORIZATION, outlet in scope', body: checkoutRequestSchema, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
-  { method: 'post', path: `${PAY}/click-to-pay/direct`, summary: '4.4 Pay with Direct Wallet data', access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled', body: directWalletBody, query: payerIpQuery, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
-  { method: 'post', path: `${PAY}/3ds`, summary: '4.10 Complete 3DS', access: 'CREATE_AUTHORIZATION, outlet in scope', body: completeThreeDsBody, ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
-  { method: 'post', path: `${PAY}/captures`, summary: '4.11 Capture (partial, several, or all that is left when the body is omitted)', access: 'CREATE_CAPTURE, outlet in scope', body: operationBody, bodyOptional: true, ok: { status: 201, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
-  { method: 'post', path: `${PAY}/reversals`, summary: '4.12 Reverse (void) an authorization with nothing captured', access: 'CREATE_REVERSAL, outlet in scope', ok: { status: 200, schema: resources.paymentResource }, errors: [...common, 409, 502], idempotent: true },
-  { method: 'post', path: `${PAY}/refunds`, summary: '4.13 Refund (partial, several, or all that is captured and not refunded when the body is omitted)', access: 'CREATE_REFUND, outlet in scope', body: operationBody, bodyOptional: true, ok: { status: 201, schema: resources.paymentResource }, errors: [...common, 409, 422, 502], idempotent: true },
-  { method: 'get', path: '/config/merchants/{merchantRef}/events', summary: '4.15 The merchant’s events with their delivery attempts (oldest first, paged)', access: MANAGE_WEBHOOKS, query: eventsQuery, ok: { status: 200, schema: webhookResources.merchantEventsResource }, errors: [400, 401, 403, 404, 500, 503] },
-  { method: 'post', path: '/config/merchants/{merchantRef}/events/{eventId}/redeliver', summary: '4.15 Deliver an event again (from the start of the retry schedule)', access: MANAGE_WEBHOOKS, ok: { status: 202, schema: webhookResources.redeliveryResource }, errors: common, idempotent: true },
-  { method: 'put', path: WEBHOOKS, summary: '4.15 Set the webhook URL (the first PUT creates the signing secret and shows it once)', access: MANAGE_WEBHOOKS, body: webhookConfigBody, ok: { status: 200, schema: webhookResources.webhookConfigPutResource }, errors: common },
-  { method: 'get', path: WEBHOOKS, summary: '4.15 Read the webhook configuration (never a secret)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookConfigResource }, errors: [400, 401, 403, 404, 500, 503] },
-  { method: 'post', path: `${WEBHOOKS}/rotate-secret`, summary: '4.15 Rotate the signing secret (the previous one signs for 24 h more)', access: MANAGE_WEBHOOKS, ok: { status: 200, schema: webhookResources.webhookSecretRotationResource }, errors: common, idempotent: true },
+  {
+    method: 'get',
+    path: '/config/merchants/{merchantRef}/configs/vctp',
+    summary: '4.1 Merchant Click to Pay configuration',
+    access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)',
+    ok: { status: 200, schema: resources.merchantConfigResource },
+    errors: [401, 404, 503],
+  },
+  {
+    method: 'put',
+    path: '/config/merchants/{merchantRef}/configs/vctp',
+    summary: '4.7 Onboard or replace a merchant',
+    access: 'platform token',
+    body: onboardingBody,
+    ok: { status: 200, schema: resources.merchantConfigResource },
+    errors: [...common, 409],
+  },
+  {
+    method: 'get',
+    path: '/config/configs/vctp/encryption-keys',
+    summary: '4.2 Payload encryption keys (JWKS, current first)',
+    access: 'VIEW_UCTP_WALLET_CERTIFICATE',
+    ok: { status: 200, schema: resources.encryptionKeysResource, headers: { 'Cache-Control': 'max-age=300' } },
+    errors: [401, 403, 503],
+  },
+  ...(['put', 'post'] as const).map((method) => ({
+    method,
+    path: '/config/platform/configs/payment-methods',
+    summary: '4.5 Platform enablement (idempotent upsert)',
+    access: 'platform token',
+    body: paymentMethodsBody,
+    ok: { status: 200, schema: resources.paymentMethodsResource },
+    errors: [...common],
+    idempotent: true as const,
+  })),
+  {
+    method: 'get',
+    path: '/config/platform/configs/payment-methods',
+    summary: '4.5 Platform enablement',
+    access: 'platform token',
+    ok: { status: 200, schema: resources.paymentMethodsResource },
+    errors: [401, 403, 503],
+  },
+  ...(['put', 'post'] as const).map((method) => ({
+    method,
+    path: '/config/tenants/{tenantRef}/configs/payment-methods',
+    summary: '4.6 Tenant enablement (idempotent upsert)',
+    access: 'platform token',
+    body: paymentMethodsBody,
+    ok: { status: 200, schema: resources.paymentMethodsResource },
+    errors: [...common, 409],
+    idempotent: true as const,
+  })),
+  {
+    method: 'get',
+    path: '/config/tenants/{tenantRef}/configs/payment-methods',
+    summary: '4.6 Tenant enablement',
+    access: 'platform token',
+    ok: { status: 200, schema: resources.paymentMethodsResource },
+    errors: [400, 401, 403, 503],
+  },
+  {
+    method: 'post',
+    path: '/transactions/outlets/{outletId}/orders',
+    summary: '4.8 Create an order (with a returnUrl: and its hosted payment page)',
+    access: 'CREATE_ORDER, outlet in scope',
+    body: createOrderBody,
+    ok: { status: 201, schema: resources.createdOrderResource },
+    errors: [...common, 422],
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/transactions/outlets/{outletId}/orders/{orderRef}',
+    summary: '4.8 Read an order',
+    access: 'VIEW_ORDER, outlet in scope',
+    ok: { status: 200, schema: resources.orderResource },
+    errors: [400, 401, 403, 404, 503],
+  },
+  {
+    method: 'post',
+    path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions',
+    summary: '4.9 Create a hosted session',
+    access: 'CREATE_ORDER, outlet in scope',
+    ok: { status: 201, schema: resources.hostedSessionResource },
+    errors: [...common, 409],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: '/transactions/outlets/{outletId}/orders/{orderRef}/payments',
+    summary:
+      'Hosted payment page: a new payment on the order after a retryable decline (the latest payment is FAILED with retryable: true; at most 5 payments; not once the order’s payment link was cancelled). No body; 201 with the order, the new STARTED payment last',
+    access: 'a hosted-session token of the order, or CREATE_ORDER with the outlet in scope',
+    ok: { status: 201, schema: resources.orderResource },
+    errors: [...common, 409],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: LINKS,
+    summary: '4.14 Create a payment link (expiresAt: default 7 days, at most 30; 403 CLICK_TO_PAY_NOT_ENABLED unless Click to Pay is effectively on)',
+    access: 'CREATE_ORDER, outlet in scope',
+    body: createPaymentLinkBody,
+    ok: { status: 201, schema: resources.paymentLinkResource },
+    errors: [...common, 422],
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: `${LINKS}/{linkRef}`,
+    summary: '4.14 Read a payment link (state ACTIVE, PAID, EXPIRED or CANCELLED as of now; orderRef once someone opened it)',
+    access: 'VIEW_ORDER, outlet in scope',
+    ok: { status: 200, schema: resources.paymentLinkResource },
+    errors: [400, 401, 403, 404, 503],
+  },
+  {
+    method: 'post',
+    path: `${LINKS}/{linkRef}/cancel`,
+    summary:
+      '4.14 Cancel a payment link (only from ACTIVE and while no payment of it is in flight; 409 PAYMENT_STATE_CONFLICT otherwise). Once cancelled, no payment of the link’s order starts, whatever hosted session a shopper still holds',
+    access: 'CREATE_ORDER, outlet in scope',
+    ok: { status: 200, schema: resources.paymentLinkResource },
+    errors: [...common, 409],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: `${PAY}/click-to-pay`,
+    summary: '4.3 Pay with a Click to Pay checkout response',
+    access: 'CREATE_AUTHORIZATION, outlet in scope',
+    body: checkoutRequestSchema,
+    query: payerIpQuery,
+    ok: { status: 200, schema: resources.paymentResource },
+    errors: [...common, 409, 422, 502],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: `${PAY}/click-to-pay/direct`,
+    summary: '4.4 Pay with Direct Wallet data',
+    access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled',
+    body: directWalletBody,
+    query: payerIpQuery,
+    ok: { status: 200, schema: resources.paymentResource },
+    errors: [...common, 409, 422, 502],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: `${PAY}/3ds`,
+    summary: '4.10 Complete 3DS',
+    access: 'CREATE_AUTHORIZATION, outlet in scope',
+    body: completeThreeDsBody,
+    ok: { status: 200, schema: resources.paymentResource },
+    errors: [...common, 409, 422, 502],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: `${PAY}/captures`,
+    summary: '4.11 Capture (partial, several, or all that is left when the body is omitted)',
+    access: 'CREATE_CAPTURE, outlet in scope',
+    body: operationBody,
+    bodyOptional: true,
+    ok: { status: 201, schema: resources.paymentResource },
+    errors: [...common, 409, 422, 502],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: `${PAY}/reversals`,
+    summary: '4.12 Reverse (void) an authorization with nothing captured',
+    access: 'CREATE_REVERSAL, outlet in scope',
+    ok: { status: 200, schema: resources.paymentResource },
+    errors: [...common, 409, 502],
+    idempotent: true,
+  },
+  {
+    method: 'post',
+    path: `${PAY}/refunds`,
+    summary: '4.13 Refund (partial, several, or all that is captured and not refunded when the body is omitted)',
+    access: 'CREATE_REFUND, outlet in scope',
+    body: operationBody,
+    bodyOptional: true,
+    ok: { status: 201, schema: resources.paymentResource },
+    errors: [...common, 409, 422, 502],
+    idempotent: true,
+  },
+  {
+    method: 'get',
+    path: '/config/merchants/{merchantRef}/events',
+    summary: '4.15 The merchant’s events with their delivery attempts (oldest first, paged)',
+    access: MANAGE_WEBHOOKS,
+    query: eventsQuery,
+    ok: { status: 200, schema: webhookResources.merchantEventsResource },
+    errors: [400, 401, 403, 404, 500, 503],
+  },
+  {
+    method: 'post',
+    path: '/config/merchants/{merchantRef}/events/{eventId}/redeliver',
+    summary: '4.15 Deliver an event again (from the start of the retry schedule)',
+    access: MANAGE_WEBHOOKS,
+    ok: { status: 202, schema: webhookResources.redeliveryResource },
+    errors: common,
+    idempotent: true,
+  },
+  {
+    method: 'put',
+    path: WEBHOOKS,
+    summary: '4.15 Set the webhook URL (the first PUT creates the signing secret and shows it once)',
+    access: MANAGE_WEBHOOKS,
+    body: webhookConfigBody,
+    ok: { status: 200, schema: webhookResources.webhookConfigPutResource },
+    errors: common,
+  },
+  {
+    method: 'get',
+    path: WEBHOOKS,
+    summary: '4.15 Read the webhook configuration (never a secret)',
+    access: MANAGE_WEBHOOKS,
+    ok: { status: 200, schema: webhookResources.webhookConfigResource },
+    errors: [400, 401, 403, 404, 500, 503],
+  },
+  {
+    method: 'post',
+    path: `${WEBHOOKS}/rotate-secret`,
+    summary: '4.15 Rotate the signing secret (the previous one signs for 24 h more)',
+    access: MANAGE_WEBHOOKS,
+    ok: { status: 200, schema: webhookResources.webhookSecretRotationResource },
+    errors: common,
+    idempotent: true,
+  },
 ];
 
 /**
@@ -106,7 +315,10 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]{1,255}$', example: '3f0c1a52-8f0e-4b7e-9d51-2f6f3c1e9a10' },
 };
 const REPLAYED_HEADER = {
-  'Idempotent-Replayed': { description: '"true" when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  'Idempotent-Replayed': {
+    description: '"true" when this is the stored response of an earlier request with the same Idempotency-Key',
+    schema: { type: 'string', enum: ['true'] },
+  },
 };
 
 const json = (schema: Schema) => {
@@ -168,7 +380,10 @@ export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
     const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
-      name, in: 'path', required: true, schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$' },
+      name,
+      in: 'path',
+      required: true,
+      schema: { type: 'string', pattern: '^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$' },
     }));
     const queryProps = op.query ? ((json(op.query).properties ?? {}) as Record<string, unknown>) : {};
     const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
@@ -194,7 +409,11 @@ export function buildOpenApi(): Record<string, unknown> {
             : {}),
           content: { 'application/json': media(op.ok.schema) },
         },
-        ...Object.fromEntries([...new Set([...op.errors, ...(op.idempotent ? [409, 422] : [])])].sort().map((status) => [status, { $ref: `#/components/responses/${RETRYABLE.has(status) ? 'RetryableProblem' : 'Problem'}` }])),
+        ...Object.fromEntries(
+          [...new Set([...op.errors, ...(op.idempotent ? [409, 422] : [])])]
+            .sort()
+            .map((status) => [status, { $ref: `#/components/responses/${RETRYABLE.has(status) ? 'RetryableProblem' : 'Problem'}` }]),
+        ),
       },
     };
   }
@@ -205,7 +424,8 @@ export function buildOpenApi(): Record<string, unknown> {
     info: {
       title: 'Click to Pay payment service',
       version: '1.0.0',
-      description: 'The contract is docs/SPEC.md; decisions where it is silent are in docs/decisions.md. Errors are RFC 9457 problem details whose `code` (the Problem schema lists them all) is what clients switch on.',
+      description:
+        'The contract is docs/SPEC.md; decisions where it is silent are in docs/decisions.md. Errors are RFC 9457 problem details whose `code` (the Problem schema lists them all) is what clients switch on.',
     },
     servers: [
       {
@@ -254,7 +474,12 @@ const BROWSER_PATHS = {
               required: ['cres'],
               properties: {
                 cres: { type: 'string', maxLength: 8192, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'The final CRes, base64url JSON' },
-                threeDSSessionData: { type: 'string', maxLength: 1024, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'Returned unchanged from the creq POST' },
+                threeDSSessionData: {
+                  type: 'string',
+                  maxLength: 1024,
+                  pattern: '^[A-Za-z0-9_-]+={0,2}$',
+                  description: 'Returned unchanged from the creq POST',
+                },
               },
             },
           },
@@ -273,7 +498,11 @@ export const OPENAPI_PATH = new URL('../../docs/openapi.json', import.meta.url);
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { parseCommandLine } = await import('../local/cli.js');
-  parseCommandLine('npm run openapi', 'Usage: npm run openapi\n\nWrites docs/openapi.json from the zod schemas (test/unit/openapi.test.ts fails until it is rerun after a schema change).', {});
+  parseCommandLine(
+    'npm run openapi',
+    'Usage: npm run openapi\n\nWrites docs/openapi.json from the zod schemas (test/unit/openapi.test.ts fails until it is rerun after a schema change).',
+    {},
+  );
   await writeFile(OPENAPI_PATH, JSON.stringify(buildOpenApi(), null, 2) + '\n');
   process.stdout.write(`wrote ${OPENAPI_PATH.pathname}\n`);
 }

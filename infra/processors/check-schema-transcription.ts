@@ -25,7 +25,14 @@ if (!which || !path) {
   process.exit(2);
 }
 
-const problems = which === 'checkout-com' ? checkCheckoutCom(path) : which === 'adyen' ? checkAdyen(path) : which === 'adyen-webhooks' ? checkAdyenWebhooks(path) : [`unknown processor ${which}`];
+const problems =
+  which === 'checkout-com'
+    ? checkCheckoutCom(path)
+    : which === 'adyen'
+      ? checkAdyen(path)
+      : which === 'adyen-webhooks'
+        ? checkAdyenWebhooks(path)
+        : [`unknown processor ${which}`];
 if (problems.length > 0) {
   process.stdout.write(`${problems.length} difference(s):\n${problems.map((problem) => `  ${problem}`).join('\n')}\n`);
   process.exit(1);
@@ -48,8 +55,10 @@ function checkAdyen(file: string): string[] {
     const request = published.requestBody?.content?.['application/json']?.schema?.$ref;
     if (!request || refName(request) !== operation.request) problems.push(`${name}: request ${request}, transcribed ${operation.request}`);
     const answer = published.responses?.[String(operation.answer.status)]?.content?.['application/json']?.schema?.$ref;
-    if (!answer || refName(answer) !== operation.answer.schema) problems.push(`${name}: ${operation.answer.status} answer ${answer}, transcribed ${operation.answer.schema}`);
-    if (!(published.parameters ?? []).some((parameter: SpecNode) => String(parameter.$ref ?? parameter.name).endsWith('Idempotency-Key'))) problems.push(`${name}: no Idempotency-Key parameter`);
+    if (!answer || refName(answer) !== operation.answer.schema)
+      problems.push(`${name}: ${operation.answer.status} answer ${answer}, transcribed ${operation.answer.schema}`);
+    if (!(published.parameters ?? []).some((parameter: SpecNode) => String(parameter.$ref ?? parameter.name).endsWith('Idempotency-Key')))
+      problems.push(`${name}: no Idempotency-Key parameter`);
   }
   return [...problems, ...compareTranscription(adyenCheckoutV71, document.components.schemas, names(adyenCheckoutV71))];
 }
@@ -72,7 +81,8 @@ function checkCheckoutCom(folder: string): string[] {
   };
   const payments = operation('payments.yaml', 'post');
   const oneOf = (payments.requestBody?.content?.['application/json']?.schema?.oneOf ?? []) as SpecNode[];
-  if (!oneOf.some((member) => refName(String(member.$ref)) === 'PaymentRequest')) problems.push('POST /payments: PaymentRequest is not among the request bodies');
+  if (!oneOf.some((member) => refName(String(member.$ref)) === 'PaymentRequest'))
+    problems.push('POST /payments: PaymentRequest is not among the request bodies');
   expectRef('POST /payments 201', payments.responses?.['201']?.content?.['application/json']?.schema?.$ref, 'PaymentResponse');
   expectRef('POST /payments 202', payments.responses?.['202']?.content?.['application/json']?.schema?.$ref, 'PaymentAcceptedResponse');
   for (const [file, request, answer] of [
@@ -85,10 +95,16 @@ function checkCheckoutCom(folder: string): string[] {
     expectRef(`${file} 202`, post.responses?.['202']?.content?.['application/json']?.schema?.$ref, answer);
     // The 2021 file declares the header on POST /payments only; Checkout.com's idempotency page
     // (checkout.com/docs/payments/manage-payments/idempotency) lists captures, voids and refunds too.
-    if (!(post.parameters ?? []).some((parameter: SpecNode) => String(parameter.$ref).endsWith('ckoIdempotencyKey'))) notes.push(`${file}: Cko-Idempotency-Key not declared (documented on the idempotency page)`);
+    if (!(post.parameters ?? []).some((parameter: SpecNode) => String(parameter.$ref).endsWith('ckoIdempotencyKey')))
+      notes.push(`${file}: Cko-Idempotency-Key not declared (documented on the idempotency page)`);
   }
-  if (!(payments.parameters ?? []).some((parameter: SpecNode) => String(parameter.$ref).endsWith('ckoIdempotencyKey'))) problems.push('POST /payments: no Cko-Idempotency-Key parameter');
-  expectRef('GET actions 200', operation('payments@{id}@actions.yaml', 'get').responses?.['200']?.content?.['application/json']?.schema?.$ref, 'PaymentActionsResponse');
+  if (!(payments.parameters ?? []).some((parameter: SpecNode) => String(parameter.$ref).endsWith('ckoIdempotencyKey')))
+    problems.push('POST /payments: no Cko-Idempotency-Key parameter');
+  expectRef(
+    'GET actions 200',
+    operation('payments@{id}@actions.yaml', 'get').responses?.['200']?.content?.['application/json']?.schema?.$ref,
+    'PaymentActionsResponse',
+  );
   for (const note of notes) process.stdout.write(`note: ${note}\n`);
   return [...problems, ...compareTranscription(checkoutComNas, schemas, names(checkoutComNas, checkoutComDocumentedOnly))];
 }

@@ -68,7 +68,8 @@ export function compareTranscription(transcription: Transcription, spec: Record<
     switch (t.type) {
       case 'string': {
         if (t.enum && !p.enum) {
-          if (!discriminatorValues || !t.enum.every((value) => discriminatorValues.includes(value))) problems.push(`${where}: enum transcribed, none published`);
+          if (!discriminatorValues || !t.enum.every((value) => discriminatorValues.includes(value)))
+            problems.push(`${where}: enum transcribed, none published`);
         } else if (p.enum && !sameSet(t.enum ?? [], p.enum)) problems.push(`${where}: enum [${t.enum ?? ''}], published [${p.enum}]`);
         for (const keyword of ['minLength', 'maxLength', 'format', 'pattern'] as const) same(t[keyword], p[keyword], `${where}.${keyword}`);
         return;
@@ -83,11 +84,13 @@ export function compareTranscription(transcription: Transcription, spec: Record<
         return node(t.items, p.items, `${where}[]`);
       case 'object': {
         const required = new Set<string>(p.required ?? []);
-        for (const name of required) if (!(t.required ?? []).includes(name)) problems.push(`${where}: published required member ${name} is not transcribed as required`);
+        for (const name of required)
+          if (!(t.required ?? []).includes(name)) problems.push(`${where}: published required member ${name} is not transcribed as required`);
         for (const name of t.required ?? []) if (!required.has(name)) problems.push(`${where}: ${name} transcribed as required, published optional`);
         if (p.additionalProperties === false && t.additionalProperties !== false) problems.push(`${where}: published closed (additionalProperties false)`);
         if (t.additionalProperties === false && p.additionalProperties !== false) problems.push(`${where}: transcribed closed, published open`);
-        if (typeof t.additionalProperties === 'object') node(t.additionalProperties, typeof p.additionalProperties === 'object' ? p.additionalProperties : undefined, `${where}{}`);
+        if (typeof t.additionalProperties === 'object')
+          node(t.additionalProperties, typeof p.additionalProperties === 'object' ? p.additionalProperties : undefined, `${where}{}`);
         const discriminator = p.discriminator as { propertyName: string; mapping?: Record<string, string> } | undefined;
         for (const [name, inner] of Object.entries(t.properties)) {
           const values = discriminator?.propertyName === name ? Object.keys(discriminator.mapping ?? {}) : undefined;

@@ -57,7 +57,12 @@ function rateAlarm({ name, description, errors, thresholdPercent, actions }) {
       Metrics: [
         apiMetric('requests', 'Count'),
         errors,
-        { Id: 'rate', Label: 'percent of requests', ReturnData: true, Expression: `IF(requests >= ${MIN_REQUESTS_PER_MINUTE}, 100 * FILL(errors, 0) / requests, 0)` },
+        {
+          Id: 'rate',
+          Label: 'percent of requests',
+          ReturnData: true,
+          Expression: `IF(requests >= ${MIN_REQUESTS_PER_MINUTE}, 100 * FILL(errors, 0) / requests, 0)`,
+        },
       ],
       ComparisonOperator: 'GreaterThanThreshold',
       Threshold: thresholdPercent,
@@ -108,7 +113,8 @@ function alarmResources({ service, stage, topicArn }) {
     }),
     ApiUnavailableRateAlarm: rateAlarm({
       name: `${prefix}-api-503-rate`,
-      description: 'More than 2% of API requests answered 503 DEPENDENCY_UNAVAILABLE (DynamoDB or KMS throttled, slow or down) in 3 of 5 minutes. See DependencyErrors by dependency and reason.',
+      description:
+        'More than 2% of API requests answered 503 DEPENDENCY_UNAVAILABLE (DynamoDB or KMS throttled, slow or down) in 3 of 5 minutes. See DependencyErrors by dependency and reason.',
       errors: serviceMetric('errors', 'ServerErrors', serviceName, { code: 'DEPENDENCY_UNAVAILABLE' }),
       thresholdPercent: 2,
       actions,
@@ -124,7 +130,8 @@ function alarmResources({ service, stage, topicArn }) {
     }),
     KmsThrottlingAlarm: countAlarm({
       name: `${prefix}-kms-throttling`,
-      description: 'KMS throttled calls (ThrottlingException → 503) in 2 of 3 minutes: the account-wide RSA request quota (docs/operating/scale-plan.md) is reached.',
+      description:
+        'KMS throttled calls (ThrottlingException → 503) in 2 of 3 minutes: the account-wide RSA request quota (docs/operating/scale-plan.md) is reached.',
       metric: serviceMetric('m', 'DependencyErrors', serviceName, { dependency: 'kms', reason: 'throttled' }),
       threshold: 1,
       periods: 3,
@@ -142,7 +149,8 @@ function alarmResources({ service, stage, topicArn }) {
     }),
     NetworkConfirmationsFailedAlarm: countAlarm({
       name: `${prefix}-network-confirmations-failed`,
-      description: 'A Mastercard confirmation ran out of retries (FAILED, after more than 24 h of attempts, or no client configured for its network): Mastercard never learned an outcome (docs/integrating/network-confirmations.md).',
+      description:
+        'A Mastercard confirmation ran out of retries (FAILED, after more than 24 h of attempts, or no client configured for its network): Mastercard never learned an outcome (docs/integrating/network-confirmations.md).',
       metric: serviceMetric('m', 'NetworkConfirmations', serviceName, { outcome: 'failed' }),
       threshold: 1,
       periods: 1,

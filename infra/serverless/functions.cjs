@@ -51,7 +51,8 @@ function triggerEvents(entry) {
   const { schedule, stream } = entry.triggers ?? {};
   const events = [];
   if (schedule) {
-    if (!/^rate\(\d+ (minute|minutes|hour|hours)\)$/.test(schedule)) throw new Error(`routes.json: "${entry.name}" schedule "${schedule}" must be rate(N minutes)`);
+    if (!/^rate\(\d+ (minute|minutes|hour|hours)\)$/.test(schedule))
+      throw new Error(`routes.json: "${entry.name}" schedule "${schedule}" must be rate(N minutes)`);
     events.push({ schedule: { rate: [schedule] } });
   }
   if (stream) {

@@ -46,14 +46,39 @@
  * (4.15 GET reads no secret: it is a configRead function, with no access to this key.)
  */
 
-const ACCESS_GROUPS = Object.freeze(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'configRead', 'configWrite', 'orders', 'paymentLinks', 'payLinkPage', 'payments', 'paymentsDecrypt', 'lifecycle', 'webhookConfig', 'webhookEvents', 'webhookDelivery']);
+const ACCESS_GROUPS = Object.freeze([
+  'public',
+  'sandboxAcs',
+  'sandboxSrc',
+  'checkoutPage',
+  'configRead',
+  'configWrite',
+  'orders',
+  'paymentLinks',
+  'payLinkPage',
+  'payments',
+  'paymentsDecrypt',
+  'lifecycle',
+  'webhookConfig',
+  'webhookEvents',
+  'webhookDelivery',
+]);
 
 /**
  * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
  * group whose functions opt in is added here (test/deploy/cloudformation.test.ts checks that
  * every opted-in handler's role has the statement, and that no other role does).
  */
-const IDEMPOTENCY_GROUPS = Object.freeze(['orders', 'paymentLinks', 'payments', 'paymentsDecrypt', 'configWrite', 'lifecycle', 'webhookEvents', 'webhookConfig']);
+const IDEMPOTENCY_GROUPS = Object.freeze([
+  'orders',
+  'paymentLinks',
+  'payments',
+  'paymentsDecrypt',
+  'configWrite',
+  'lifecycle',
+  'webhookEvents',
+  'webhookConfig',
+]);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -81,7 +106,10 @@ function payloadKeyAlias(service, stage) {
  */
 function payloadKeyResources(service, stage, payloadKeyIds) {
   const alias = payloadKeyAlias(service, stage);
-  const ids = payloadKeyIds.split(',').map((id) => id.trim()).filter(Boolean);
+  const ids = payloadKeyIds
+    .split(',')
+    .map((id) => id.trim())
+    .filter(Boolean);
   if (ids.length === 0) throw new Error('payloadKeyIds: at least one key is required');
   const resources = [];
   for (const id of ids) {
@@ -190,11 +218,7 @@ function dataStatements(group, keyResources) {
     case 'paymentLinks':
       // 4.14: a link item is created (PutItem), read, and changed once by a conditional UpdateItem
       // (cancel); reading its state reads its order (Query). Creation checks enablement (Config).
-      return [
-        sessionsRead,
-        dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
-        dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem', 'Query']),
-      ];
+      return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem', 'Query'])];
     case 'payLinkPage':
       // GET /pay/{linkRef}, public: reads the link, creates its order (PutItem) and attaches it
       // (conditional UpdateItem), reads the order (Query), mints a hosted session (PutItem).
@@ -232,7 +256,10 @@ function dataStatements(group, keyResources) {
       return [
         sessionsRead,
         dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
-        { ...dynamo('MerchantEvents', 'OrdersTable', ['Query', 'UpdateItem']), Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EVENTS#*'] } } },
+        {
+          ...dynamo('MerchantEvents', 'OrdersTable', ['Query', 'UpdateItem']),
+          Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EVENTS#*'] } },
+        },
       ];
     case 'webhookDelivery':
       // The delivery worker: the orders table's stream, its sparse `due` index, draining payment
@@ -261,7 +288,8 @@ const SSM_PARAMETER_ARN = /^arn:aws[a-z-]*:ssm:[a-z0-9-]+:\d{12}:parameter\/[\w.
 function mastercardCredentialsArn(value) {
   if (value === undefined || value === null || String(value).trim() === '') return undefined;
   const arn = String(value).trim();
-  if (!SSM_PARAMETER_ARN.test(arn)) throw new Error('mastercardApiCredentialsParameterArn must be an SSM parameter ARN (arn:aws:ssm:<region>:<account>:parameter/<name>)');
+  if (!SSM_PARAMETER_ARN.test(arn))
+    throw new Error('mastercardApiCredentialsParameterArn must be an SSM parameter ARN (arn:aws:ssm:<region>:<account>:parameter/<name>)');
   return arn;
 }
 

@@ -1,5 +1,15 @@
 import { isDeepStrictEqual } from 'node:util';
-import { AREQ, ARES, CRD_TABLE, CREQ, CRES, ERRO, POSTAUTH_REQUEST, PREAUTH_REQUEST, RREQ } from '../../lib/adapters/three-ds/threedsecure-io/field-tables/tables.js';
+import {
+  AREQ,
+  ARES,
+  CRD_TABLE,
+  CREQ,
+  CRES,
+  ERRO,
+  POSTAUTH_REQUEST,
+  PREAUTH_REQUEST,
+  RREQ,
+} from '../../lib/adapters/three-ds/threedsecure-io/field-tables/tables.js';
 import type { FieldRow, FieldTable } from '../../lib/adapters/three-ds/threedsecure-io/field-tables/field-table.js';
 import { FIELD_TABLES_SOURCE } from '../../lib/adapters/three-ds/threedsecure-io/field-tables/source.js';
 import { readDocTable } from './doc-field-tables.js';
@@ -14,7 +24,17 @@ import { readDocTable } from './doc-field-tables.js';
  * Every row is compared (name, type, inclusion, lengths, regexp, enum, format, conditions);
  * rows marked `documentedBy` (from an example, not a table) are skipped. Exit 1 on a difference.
  */
-const TABLES: FieldTable[] = [PREAUTH_REQUEST, CRD_TABLE, POSTAUTH_REQUEST, CREQ, ...Object.values(AREQ), ...Object.values(ARES), ...Object.values(RREQ), ...Object.values(CRES), ...Object.values(ERRO)];
+const TABLES: FieldTable[] = [
+  PREAUTH_REQUEST,
+  CRD_TABLE,
+  POSTAUTH_REQUEST,
+  CREQ,
+  ...Object.values(AREQ),
+  ...Object.values(ARES),
+  ...Object.values(RREQ),
+  ...Object.values(CRES),
+  ...Object.values(ERRO),
+];
 
 async function main(docRoot: string | undefined): Promise<number> {
   if (!docRoot) {
@@ -44,7 +64,8 @@ function compare(ours: readonly FieldRow[], documented: readonly FieldRow[]): st
       problems.push(`${row.name}: not in the documentation's table`);
       continue;
     }
-    if (!isDeepStrictEqual(normal(row), normal(doc))) problems.push(`${row.name}: ours ${JSON.stringify(normal(row))} ≠ documented ${JSON.stringify(normal(doc))}`);
+    if (!isDeepStrictEqual(normal(row), normal(doc)))
+      problems.push(`${row.name}: ours ${JSON.stringify(normal(row))} ≠ documented ${JSON.stringify(normal(doc))}`);
   }
   for (const doc of documented) if (!ours.some((row) => row.name === doc.name)) problems.push(`${doc.name}: documented, not transcribed`);
   return problems;

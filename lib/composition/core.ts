@@ -32,8 +32,8 @@ export const authenticator = new Authenticator(
     audience: authConfig.AUTH_AUDIENCE,
   }),
   sessionRepository,
-  clock);
-
+  clock,
+);
 
 /** Orders (4.8, GET order) and the sessions minted with them. */
 export const orderDeps = { config: configRepository, orders: orderRepository, now: clock, represent: toPaymentResource };

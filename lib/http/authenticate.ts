@@ -25,7 +25,9 @@ export function authenticate(options: {
     before: async (request) => {
       const header = headerValue(request.event, 'authorization');
       const ids = options.readAhead?.(request.event);
-      const { principal, readAhead } = ids ? await authenticator.authenticateReadingAhead(header, ids) : { principal: await authenticator.authenticate(header), readAhead: undefined };
+      const { principal, readAhead } = ids
+        ? await authenticator.authenticateReadingAhead(header, ids)
+        : { principal: await authenticator.authenticate(header), readAhead: undefined };
       const { api } = request.context;
       api.principal = principal;
       if (readAhead) api.readAhead = readAhead;

@@ -18,4 +18,11 @@ export function freeText<S extends z.ZodString>(schema: S): S {
 }
 
 /** The merchant's own reference of an order or a payment link (4.8, 4.14). */
-export const merchantOrderReference = freeText(z.string().trim().min(1).max(64).regex(/^[\x20-\x7E]+$/, 'Printable ASCII only'));
+export const merchantOrderReference = freeText(
+  z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[\x20-\x7E]+$/, 'Printable ASCII only'),
+);

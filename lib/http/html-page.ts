@@ -17,7 +17,11 @@ export function scriptLiteral(value: unknown): string {
 export const scriptNonce = (): string => randomBytes(16).toString('base64');
 
 /** The body of a form-POSTed request (application/x-www-form-urlencoded), or undefined for any other type. */
-export function formBody(event: { body?: string | undefined; isBase64Encoded?: boolean; headers?: Record<string, string | undefined> }): URLSearchParams | undefined {
+export function formBody(event: {
+  body?: string | undefined;
+  isBase64Encoded?: boolean;
+  headers?: Record<string, string | undefined>;
+}): URLSearchParams | undefined {
   const type = Object.entries(event.headers ?? {}).find(([name]) => name.toLowerCase() === 'content-type')?.[1] ?? '';
   if (type.split(';')[0]!.trim().toLowerCase() !== 'application/x-www-form-urlencoded') return undefined;
   return new URLSearchParams(event.isBase64Encoded ? Buffer.from(event.body ?? '', 'base64').toString() : (event.body ?? ''));

@@ -31,7 +31,6 @@ export function idempotencyKeyOf(event: ApiEvent): string | undefined {
 
 export { idempotencyScope } from '../core/auth/caller-scope.js';
 
-
 /**
  * The request a key stands for. The caller's narrowing is part of it: scope checks run in the
  * use case, which a replay skips, so a token narrowed to another merchant or outlet of the

@@ -27,7 +27,6 @@ export const IDEMPOTENCY_WINDOW_SECONDS = 24 * 60 * 60;
 /** Constant, not the function name: one key names one request across every route (reuse → 422). */
 const KEY_PREFIX = 'idempotency-key';
 
-
 /** What Powertools hashes: `key` into the record's `pk`, `request` into its `validation`. */
 type IdempotencyPayload = {
   key: { scope: string; idempotencyKey: string };

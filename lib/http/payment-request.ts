@@ -4,7 +4,13 @@ import type { ApiEvent } from './types.js';
 
 /** `?payer_ip=` (SPEC 4.3 step 1): IPv4 or IPv6 when present. */
 export const payerIpQuery = z
-  .object({ payer_ip: z.string().max(45).refine((value) => isIP(value) !== 0, 'Expected an IPv4 or IPv6 address').optional() })
+  .object({
+    payer_ip: z
+      .string()
+      .max(45)
+      .refine((value) => isIP(value) !== 0, 'Expected an IPv4 or IPv6 address')
+      .optional(),
+  })
   .strict();
 
 /** The payer's IP: as given, else the caller's source address. */

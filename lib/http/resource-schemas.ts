@@ -8,17 +8,7 @@ import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
  */
 const amount = z.strictObject({ currencyCode: z.string().length(3), value: z.number().int().positive() });
 const isoTime = z.iso.datetime();
-const paymentState = z.enum([
-  'STARTED',
-  'AUTHORISED',
-  'CAPTURED',
-  'AWAIT_3DS',
-  'FAILED',
-  'PARTIALLY_CAPTURED',
-  'REVERSED',
-  'PARTIALLY_REFUNDED',
-  'REFUNDED',
-]);
+const paymentState = z.enum(['STARTED', 'AUTHORISED', 'CAPTURED', 'AWAIT_3DS', 'FAILED', 'PARTIALLY_CAPTURED', 'REVERSED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
 const failure = z.strictObject({ code: z.string(), reason: z.string() });
 const operationState = z.enum(['PENDING', 'SUCCEEDED', 'FAILED']);
 const operation = <K extends string>(refName: K) =>
@@ -40,15 +30,27 @@ export const paymentResource = z.strictObject({
     .strictObject({
       type: z.enum(['CLICK_TO_PAY', 'DIRECT_WALLET']),
       brand: z.string().optional(),
-      tokenLastFour: z.string().regex(/^\d{4}$/).optional(),
-      panLastFour: z.string().regex(/^\d{4}$/).optional(),
-      expiry: z.string().regex(/^\d{4}-\d{2}$/).optional(),
+      tokenLastFour: z
+        .string()
+        .regex(/^\d{4}$/)
+        .optional(),
+      panLastFour: z
+        .string()
+        .regex(/^\d{4}$/)
+        .optional(),
+      expiry: z
+        .string()
+        .regex(/^\d{4}-\d{2}$/)
+        .optional(),
       paymentAccountReference: z.string().optional(),
       /** The dynamic data type the credential came with (SPEC §4.3 step 6); never its value. */
       cryptogramType: z.enum(DYNAMIC_DATA_TYPES).optional(),
     })
     .optional(),
-  eci: z.string().regex(/^\d{2}$/).optional(),
+  eci: z
+    .string()
+    .regex(/^\d{2}$/)
+    .optional(),
   authorization: z.strictObject({ code: z.string(), resultCode: z.string(), at: isoTime }).optional(),
   threeDs: z.strictObject({ acsUrl: z.url(), creq: z.string(), transactionId: z.string() }).optional(),
   failure: failure.optional(),

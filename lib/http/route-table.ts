@@ -14,7 +14,10 @@ export function routeEntries(options: { sandbox: boolean }): RouteEntry[] {
     fn.routes.flatMap((route) => {
       const [method, path] = route.split(' ') as [string, string];
       if (!options.sandbox && SANDBOX_PATH.test(path)) return [];
-      const source = path.split('/').map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escape(segment))).join('/');
+      const source = path
+        .split('/')
+        .map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escape(segment)))
+        .join('/');
       return [{ method, pattern: new RegExp(`^${source}$`) }];
     }),
   );

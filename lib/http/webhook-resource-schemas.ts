@@ -6,7 +6,10 @@ import { EVENT_TYPES } from '../core/events/payment-event.js';
  * real answers with them, so no stored field — a sealed secret, a version — can slip out).
  */
 const isoTime = z.iso.datetime();
-const signingSecret = z.string().regex(/^whsec_[A-Za-z0-9+/]{43}=$/).describe('Standard Webhooks secret, shown only in this answer');
+const signingSecret = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9+/]{43}=$/)
+  .describe('Standard Webhooks secret, shown only in this answer');
 
 export const webhookConfigPutResource = z.strictObject({
   url: z.string(),
@@ -31,7 +34,10 @@ const eventType = z.enum(EVENT_TYPES);
 
 /** One event as the merchant sees it: the body its webhook receives, plus the deliveries. */
 export const merchantEventResource = z.strictObject({
-  id: z.string().regex(/^evt_[0-9a-f]{28}$/).describe('Also the webhook-id header of every delivery; ids sort by creation time'),
+  id: z
+    .string()
+    .regex(/^evt_[0-9a-f]{28}$/)
+    .describe('Also the webhook-id header of every delivery; ids sort by creation time'),
   type: eventType,
   createdAt: isoTime,
   data: z.record(z.string(), z.unknown()).describe('The payment resource with orderRef, outletId and merchantRef; payment_link.paid adds linkRef'),

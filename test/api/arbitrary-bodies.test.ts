@@ -43,18 +43,25 @@ const SRC_BODIES: Record<string, (f: Fixture) => Record<string, unknown>> = {
   'otp/validate': (f) => ({ sessionId: f.srcSessionId, otp: '123456' }),
   cards: (f) => ({ sessionId: f.srcSessionId }),
   'cards/enroll': (f) => ({ sessionId: f.srcSessionId, ...f.enrollment }),
-  checkout: (f) => ({ sessionId: f.srcSessionId, srcDigitalCardId: 'visa-classic', dpaId: DPA.dpaId, transactionAmount: { transactionAmount: 10, transactionCurrencyCode: 'AED' } }),
+  checkout: (f) => ({
+    sessionId: f.srcSessionId,
+    srcDigitalCardId: 'visa-classic',
+    dpaId: DPA.dpaId,
+    transactionAmount: { transactionAmount: 10, transactionCurrencyCode: 'AED' },
+  }),
   'sign-out': (f) => ({ sessionId: f.srcSessionId }),
 };
 
 /** The service's endpoints (issue 2's table plus the payments) and the sandbox network's routes. */
 const TARGETS: Target[] = [
-  ...ENDPOINTS.map((endpoint): Target => ({
-    name: endpoint.name,
-    load: endpoint.load,
-    request: (f) => ({ ...endpoint.request(f.world), body: undefined }),
-    valid: (f) => endpoint.request(f.world).body as Record<string, unknown> | undefined,
-  })),
+  ...ENDPOINTS.map(
+    (endpoint): Target => ({
+      name: endpoint.name,
+      load: endpoint.load,
+      request: (f) => ({ ...endpoint.request(f.world), body: undefined }),
+      valid: (f) => endpoint.request(f.world).body as Record<string, unknown> | undefined,
+    }),
+  ),
   {
     name: '4.3 POST click-to-pay',
     load: () => import('../../functions/pay-click-to-pay/handler.js'),
@@ -75,16 +82,22 @@ const TARGETS: Target[] = [
     name: '4.10 POST 3ds',
     load: () => import('../../functions/complete-3ds/handler.js'),
     request: (f) => ({ method: 'POST', ...paymentPath(f), path: `${paymentPath(f).path}/3ds` }),
-    valid: () => ({ cres: Buffer.from(JSON.stringify({ messageType: 'CRes', threeDSServerTransID: crypto.randomUUID(), acsTransID: crypto.randomUUID(), transStatus: 'Y' })).toString('base64url') }),
+    valid: () => ({
+      cres: Buffer.from(
+        JSON.stringify({ messageType: 'CRes', threeDSServerTransID: crypto.randomUUID(), acsTransID: crypto.randomUUID(), transStatus: 'Y' }),
+      ).toString('base64url'),
+    }),
   },
-  ...Object.entries(SRC_BODIES).map(([operation, valid]): Target => ({
-    name: `sandbox SRC POST /${operation}`,
-    load: () => import('../../functions/sandbox-src/handler.js'),
-    // Its own caller address: the sessions it opens count against no other test's client limit.
-    request: () => ({ method: 'POST', path: `/sandbox/src/${operation}`, sourceIp: '192.0.2.77' }),
-    valid,
-    sandbox: true,
-  })),
+  ...Object.entries(SRC_BODIES).map(
+    ([operation, valid]): Target => ({
+      name: `sandbox SRC POST /${operation}`,
+      load: () => import('../../functions/sandbox-src/handler.js'),
+      // Its own caller address: the sessions it opens count against no other test's client limit.
+      request: () => ({ method: 'POST', path: `/sandbox/src/${operation}`, sourceIp: '192.0.2.77' }),
+      valid,
+      sandbox: true,
+    }),
+  ),
 ];
 
 let fixture: Fixture;
@@ -125,7 +138,12 @@ function bodies(valid: Record<string, unknown> | undefined): fc.Arbitrary<string
   const mutated = fc
     .tuple(fc.constantFrom(...paths(source)), fc.constantFrom('replace' as const, 'delete' as const, 'wrap' as const), fc.jsonValue({ maxDepth: 3 }))
     .map(([path, kind, replacement]) => JSON.stringify(mutate(source, path, kind, replacement)) ?? 'null');
-  return fc.oneof(fc.json({ maxDepth: 3 }), fc.constantFrom(...NON_OBJECTS), mutated, fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify({ ...source, extra: value })));
+  return fc.oneof(
+    fc.json({ maxDepth: 3 }),
+    fc.constantFrom(...NON_OBJECTS),
+    mutated,
+    fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.stringify({ ...source, extra: value })),
+  );
 }
 
 const isObject = (text: string): boolean => {

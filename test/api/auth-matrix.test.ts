@@ -52,8 +52,18 @@ describe.each(ENDPOINTS)('$name', (endpoint) => {
   });
 
   it.each([
-    'malformed', 'wrongSignature', 'signedByStranger', 'expired', 'wrongIssuer', 'wrongAudience',
-    'algNone', 'hmacWithPublicKey', 'noExp', 'unknownKid', 'badRealm', 'tenantWithoutTenantRef',
+    'malformed',
+    'wrongSignature',
+    'signedByStranger',
+    'expired',
+    'wrongIssuer',
+    'wrongAudience',
+    'algNone',
+    'hmacWithPublicKey',
+    'noExp',
+    'unknownKid',
+    'badRealm',
+    'tenantWithoutTenantRef',
   ])('answers 401 for a %s token', async (kind) => {
     const response = await call(bad[kind]);
     expect(response.status).toBe(401);
@@ -144,7 +154,7 @@ describe.each(ENDPOINTS)('$name', (endpoint) => {
 
   if (endpoint.scope === 'merchant') {
     // SPEC §1, 4.1: an outlet-narrowed token covers only merchants owning one of its outlets.
-    it('answers 404 for a token narrowed to outlets of another merchant or unknown outlets, and succeeds when one outlet is this merchant\'s', async () => {
+    it("answers 404 for a token narrowed to outlets of another merchant or unknown outlets, and succeeds when one outlet is this merchant's", async () => {
       const sibling = await seedMerchant({ tenantRef: world.tenantRef });
       for (const outletIds of [[sibling.outletId], [sibling.outletId, sibling.otherOutletId], [uniqueRef('o')], []]) {
         const response = await call(await tenantToken({ tenantRef: world.tenantRef, outletIds }));
@@ -186,7 +196,8 @@ describe.each(MERCHANT_WIDE_ENDPOINTS)('$name (merchant-wide)', (endpoint) => {
     const { handler } = await endpoint.load();
     return invoke(handler, { ...endpoint.request(world), token });
   };
-  const narrowedTo = (outletIds: string[], extra: { merchantRef?: string } = {}) => tenantToken({ tenantRef: w.tenantRef, outletIds, permissions: webhooks, ...extra });
+  const narrowedTo = (outletIds: string[], extra: { merchantRef?: string } = {}) =>
+    tenantToken({ tenantRef: w.tenantRef, outletIds, permissions: webhooks, ...extra });
   /** What any of the four could change: the configuration (URL, secrets, timestamps) and the events' delivery schedule. */
   const snapshot = async () => {
     const { handler: getConfig } = await import('../../functions/get-webhook-config/handler.js');
@@ -203,14 +214,29 @@ describe.each(MERCHANT_WIDE_ENDPOINTS)('$name (merchant-wide)', (endpoint) => {
     platform = await platformToken();
     const paid = await authorizedWorld(); // payment.authorised: an event to list and redeliver
     const { handler: putConfig } = await import('../../functions/put-webhook-config/handler.js');
-    const put = await invoke(putConfig, { method: 'PUT', path: `/config/merchants/${paid.merchantRef}/configs/webhooks`, pathParameters: { merchantRef: paid.merchantRef }, token: platform, body: { url: 'http://127.0.0.1:9/original' } });
+    const put = await invoke(putConfig, {
+      method: 'PUT',
+      path: `/config/merchants/${paid.merchantRef}/configs/webhooks`,
+      pathParameters: { merchantRef: paid.merchantRef },
+      token: platform,
+      body: { url: 'http://127.0.0.1:9/original' },
+    });
     expect(put.status, put.raw).toBe(200);
     // The delivery worker turns the payment's outbox into the merchant's events (one failed attempt: port 9).
     const { handler: deliver } = await import('../../functions/webhook-delivery/handler.js');
     const end = Date.now() + 60_000;
-    await deliver({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, { awsRequestId: 'matrix', functionName: 'webhookDelivery', getRemainingTimeInMillis: () => end - Date.now() } as unknown as Context);
+    await deliver({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, {
+      awsRequestId: 'matrix',
+      functionName: 'webhookDelivery',
+      getRemainingTimeInMillis: () => end - Date.now(),
+    } as unknown as Context);
     const { handler: listEvents } = await import('../../functions/list-events/handler.js');
-    const listed = await invoke(listEvents, { method: 'GET', path: `/config/merchants/${paid.merchantRef}/events`, pathParameters: { merchantRef: paid.merchantRef }, token: platform });
+    const listed = await invoke(listEvents, {
+      method: 'GET',
+      path: `/config/merchants/${paid.merchantRef}/events`,
+      pathParameters: { merchantRef: paid.merchantRef },
+      token: platform,
+    });
     w = { ...paid, eventId: listed.body.events[0].id };
     sibling = await seedMerchant({ tenantRef: w.tenantRef });
   });

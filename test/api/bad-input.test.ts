@@ -71,18 +71,15 @@ describe('bad input never reaches a 500', () => {
     expect((await post(validOrder, { contentType: 'application/json; charset=utf-8' })).status).toBe(201);
   });
 
-  it.each(['a/b', '..', 'x y', 'ünïcode', "o'; DROP TABLE", '%00', 'a'.repeat(65), ''])(
-    'path value %j → 400, never 500',
-    async (outletId) => {
-      const response = await invoke(getOrder, {
-        path: `/transactions/outlets/x/orders/y`,
-        pathParameters: { outletId, orderRef: 'r-1' },
-        token,
-      });
-      expect(response.status).toBe(400);
-      expect(response.body.errors[0].path).toBe('path.outletId');
-    },
-  );
+  it.each(['a/b', '..', 'x y', 'ünïcode', "o'; DROP TABLE", '%00', 'a'.repeat(65), ''])('path value %j → 400, never 500', async (outletId) => {
+    const response = await invoke(getOrder, {
+      path: `/transactions/outlets/x/orders/y`,
+      pathParameters: { outletId, orderRef: 'r-1' },
+      token,
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.errors[0].path).toBe('path.outletId');
+  });
 
   it('wrong types inside the body list every offending field', async () => {
     const response = await post({ action: 1, amount: { currencyCode: 5, value: 'ten' } });

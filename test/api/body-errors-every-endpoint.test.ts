@@ -14,9 +14,29 @@ const paymentParams = (w: World) => ({ outletId: w.outletId, orderRef: w.orderRe
 
 const all: { name: string; load: () => Promise<{ handler: Handler }>; request: (w: World) => InvokeOptions; takesBody: boolean }[] = [
   ...ENDPOINTS.map((e) => ({ name: e.name, load: e.load, request: e.request, takesBody: e.request({} as World).body !== undefined })),
-  { name: '4.3 click-to-pay', load: async () => ({ handler: payClickToPay }), request: (w) => ({ method: 'POST', path: paymentPath(w, 'click-to-pay'), pathParameters: paymentParams(w), body: { checkoutResponse: { actionCode: 'SUCCESS', checkoutResponse: 'a.b.c' } } }), takesBody: true },
-  { name: '4.4 direct', load: async () => ({ handler: payDirect }), request: (w) => ({ method: 'POST', path: paymentPath(w, 'click-to-pay/direct'), pathParameters: paymentParams(w), body: {} }), takesBody: true },
-  { name: '4.10 3ds', load: async () => ({ handler: complete3ds }), request: (w) => ({ method: 'POST', path: paymentPath(w, '3ds'), pathParameters: paymentParams(w), body: { cres: 'x' } }), takesBody: true },
+  {
+    name: '4.3 click-to-pay',
+    load: async () => ({ handler: payClickToPay }),
+    request: (w) => ({
+      method: 'POST',
+      path: paymentPath(w, 'click-to-pay'),
+      pathParameters: paymentParams(w),
+      body: { checkoutResponse: { actionCode: 'SUCCESS', checkoutResponse: 'a.b.c' } },
+    }),
+    takesBody: true,
+  },
+  {
+    name: '4.4 direct',
+    load: async () => ({ handler: payDirect }),
+    request: (w) => ({ method: 'POST', path: paymentPath(w, 'click-to-pay/direct'), pathParameters: paymentParams(w), body: {} }),
+    takesBody: true,
+  },
+  {
+    name: '4.10 3ds',
+    load: async () => ({ handler: complete3ds }),
+    request: (w) => ({ method: 'POST', path: paymentPath(w, '3ds'), pathParameters: paymentParams(w), body: { cres: 'x' } }),
+    takesBody: true,
+  },
 ];
 
 let world: World;

@@ -43,14 +43,32 @@ const onboardingRequest = (m: SeededMerchant, body: Record<string, unknown>): In
   method: 'PUT',
   path: `/config/merchants/${m.merchantRef}/configs/vctp`,
   pathParameters: { merchantRef: m.merchantRef },
-  body: { tenantRef: m.tenantRef, dpaId: 'dpa-demo', dpaClientId: 'dpa-client-demo', dpaName: 'Demo Shop', cardBrands: ['visa'], outlets: [m.outletId, m.otherOutletId], ...body },
+  body: {
+    tenantRef: m.tenantRef,
+    dpaId: 'dpa-demo',
+    dpaClientId: 'dpa-client-demo',
+    dpaName: 'Demo Shop',
+    cardBrands: ['visa'],
+    outlets: [m.outletId, m.otherOutletId],
+    ...body,
+  },
 });
 
 /** Every merchant free-text field of every endpoint (the zod request schemas' human-written strings). */
 const FIELDS: FreeTextField[] = [
-  { endpoint: '4.8 POST order', field: 'merchantOrderReference', handler: createOrder, request: (m, text) => orderRequest(m, { merchantOrderReference: text }) },
+  {
+    endpoint: '4.8 POST order',
+    field: 'merchantOrderReference',
+    handler: createOrder,
+    request: (m, text) => orderRequest(m, { merchantOrderReference: text }),
+  },
   { endpoint: '4.14 POST payment link', field: 'description', handler: createPaymentLink, request: (m, text) => linkRequest(m, { description: text }) },
-  { endpoint: '4.14 POST payment link', field: 'merchantOrderReference', handler: createPaymentLink, request: (m, text) => linkRequest(m, { merchantOrderReference: text }) },
+  {
+    endpoint: '4.14 POST payment link',
+    field: 'merchantOrderReference',
+    handler: createPaymentLink,
+    request: (m, text) => linkRequest(m, { merchantOrderReference: text }),
+  },
   { endpoint: '4.7 PUT merchant config', field: 'dpaName', handler: putMerchantConfig, request: (m, text) => onboardingRequest(m, { dpaName: text }) },
 ];
 
@@ -68,7 +86,15 @@ const WRITTEN = [
   '4111.1111.1111.1111', // stricter than the SPEC: the redaction's separators
   '4111/1111/1111/1111',
 ];
-const ACCEPTED = ['INV-42', 'Invoice 42 for March', '4111111111111112', '411111111111', '2026-01-15 order 4711', 'f0745073-fc9a-4bc1-2345-411111111111', 'cart-4711'];
+const ACCEPTED = [
+  'INV-42',
+  'Invoice 42 for March',
+  '4111111111111112',
+  '411111111111',
+  '2026-01-15 order 4711',
+  'f0745073-fc9a-4bc1-2345-411111111111',
+  'cart-4711',
+];
 
 let platform: string;
 let merchant: SeededMerchant;
@@ -103,10 +129,14 @@ describe('the rule is the log redaction’s', () => {
     (text: string) => onboardingBody.safeParse({ tenantRef: 't', dpaId: 'd', dpaClientId: 'c', dpaName: text, cardBrands: ['visa'], outlets: [] }),
   ];
   const digits = fc.string({ unit: fc.constantFrom('0', '1', '2', '3', '4', '5', '6', '7', '8', '9'), minLength: 12, maxLength: 20 });
-  const luhnCard = fc.integer({ min: 13, max: 19 }).chain((length) =>
-    fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length - 1, maxLength: length - 1 }).map((body) => body + checkDigit(body)),
-  );
-  const grouped = fc.tuple(luhnCard, fc.constantFrom(' ', '-', '', '.'), fc.integer({ min: 3, max: 5 })).map(([card, separator, size]) => card.match(new RegExp(`.{1,${size}}`, 'g'))!.join(separator));
+  const luhnCard = fc
+    .integer({ min: 13, max: 19 })
+    .chain((length) =>
+      fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length - 1, maxLength: length - 1 }).map((body) => body + checkDigit(body)),
+    );
+  const grouped = fc
+    .tuple(luhnCard, fc.constantFrom(' ', '-', '', '.'), fc.integer({ min: 3, max: 5 }))
+    .map(([card, separator, size]) => card.match(new RegExp(`.{1,${size}}`, 'g'))!.join(separator));
   const text = fc.tuple(fc.constantFrom('', 'ref ', 'INV-', 'card: ', 'x'), fc.oneof(digits, grouped), fc.constantFrom('', ' thanks', '-A', '/2029', 'x'));
 
   it('property: a field is refused exactly when the logger would redact it', () => {

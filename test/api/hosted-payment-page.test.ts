@@ -48,7 +48,8 @@ const readOrder = (outletId: string, orderRef: string, bearer = token) =>
   invoke(getOrder, { path: `/transactions/outlets/${outletId}/orders/${orderRef}`, pathParameters: { outletId, orderRef }, token: bearer });
 const sessionOf = (checkoutUrl: string) => new URL(checkoutUrl).searchParams.get('session')!;
 const storedSession = async (sessionToken: string) =>
-  (await documentClient.send(new GetCommand({ TableName: process.env.SESSIONS_TABLE, Key: { pk: createHash('sha256').update(sessionToken).digest('hex') } }))).Item!;
+  (await documentClient.send(new GetCommand({ TableName: process.env.SESSIONS_TABLE, Key: { pk: createHash('sha256').update(sessionToken).digest('hex') } })))
+    .Item!;
 
 beforeAll(async () => {
   token = await platformToken();
@@ -58,7 +59,13 @@ beforeAll(async () => {
 describe('4.7 redirectOrigins', () => {
   it('stores the origins normalised and without duplicates, and 4.1 returns them', async () => {
     const merchantRef = uniqueRef('m');
-    const origins = ['HTTPS://Shop.Example.COM:443/', 'https://shop.example.com.', 'http://LOCALHOST:3000', 'https://pay.example.com:8443', 'http://[::1]:8080'];
+    const origins = [
+      'HTTPS://Shop.Example.COM:443/',
+      'https://shop.example.com.',
+      'http://LOCALHOST:3000',
+      'https://pay.example.com:8443',
+      'http://[::1]:8080',
+    ];
     const put = await putConfig(merchantRef, onboarding(shop.tenantRef, [uniqueRef('o')], origins));
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const expected = ['https://shop.example.com', 'http://localhost:3000', 'https://pay.example.com:8443', 'http://[::1]:8080'];
@@ -70,7 +77,11 @@ describe('4.7 redirectOrigins', () => {
 
   it('is not shown to a hosted-session token (the shopper’s browser): only the merchant reads its allow-list', async () => {
     const created = await newOrder(shop.outletId, { returnUrl: `${SHOP}/done` });
-    const read = await invoke(getMerchantConfig, { path: `/config/merchants/${shop.merchantRef}/configs/vctp`, pathParameters: { merchantRef: shop.merchantRef }, token: sessionOf(created.body.checkoutUrl) });
+    const read = await invoke(getMerchantConfig, {
+      path: `/config/merchants/${shop.merchantRef}/configs/vctp`,
+      pathParameters: { merchantRef: shop.merchantRef },
+      token: sessionOf(created.body.checkoutUrl),
+    });
     expect(read.status).toBe(200);
     expect(read.body.dpaName).toBe('Falcon & Sons');
     expect(read.body).not.toHaveProperty('redirectOrigins');

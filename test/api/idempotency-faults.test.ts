@@ -24,7 +24,10 @@ const { InternalError } = await import('../../lib/core/errors.js');
 const { logger } = await import('../../lib/core/ports/logger.js');
 
 const idempotencyTable: Matcher = (r) => r.body.includes(`"${process.env.IDEMPOTENCY_TABLE}"`);
-const on = (operation: string): Matcher => (r) => dynamoOperation(operation)(r) && idempotencyTable(r);
+const on =
+  (operation: string): Matcher =>
+  (r) =>
+    dynamoOperation(operation)(r) && idempotencyTable(r);
 
 let token: string;
 let outletId: string;
@@ -100,7 +103,10 @@ describe('the idempotency table unavailable', () => {
   });
 
   it('a missing table is our misconfiguration: 500, not a retry hint', async () => {
-    const guard = new IdempotencyGuard(new DynamoDBPersistenceLayer({ tableName: 'no-such-table', keyAttr: 'pk', awsSdkV3Client: dynamoClient }), dynamoFailure);
+    const guard = new IdempotencyGuard(
+      new DynamoDBPersistenceLayer({ tableName: 'no-such-table', keyAttr: 'pk', awsSdkV3Client: dynamoClient }),
+      dynamoFailure,
+    );
     const call = {
       event: { headers: { 'idempotency-key': randomUUID() }, rawPath: '/x', requestContext: { http: { method: 'POST' } } } as never,
       context: { getRemainingTimeInMillis: () => 5_000 } as never,

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { IdempotencyItemAlreadyExistsError, IdempotencyItemNotFoundError } from '@aws-lambda-powertools/idempotency';
-import { BasePersistenceLayer, IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
+import { BasePersistenceLayer, type IdempotencyRecord } from '@aws-lambda-powertools/idempotency/persistence';
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '../../lib/core/auth/principal.js';
 import { IdempotencyKeyInUseError, NotFoundError } from '../../lib/core/errors.js';
@@ -131,7 +131,9 @@ describe('IdempotencyGuard', () => {
 describe('idempotencyScope', () => {
   it('is the platform, the tenant, or a hosted session’s own order', () => {
     expect(idempotencyScope(platform)).toBe('platform');
-    expect(idempotencyScope({ kind: 'tenant', subject: 's', tenantRef: 't-1', merchantRef: 'm-1', outletIds: undefined, permissions: new Set() })).toBe('tenant:t-1');
+    expect(idempotencyScope({ kind: 'tenant', subject: 's', tenantRef: 't-1', merchantRef: 'm-1', outletIds: undefined, permissions: new Set() })).toBe(
+      'tenant:t-1',
+    );
     expect(
       idempotencyScope({ kind: 'session', tenantRef: 't-1', merchantRef: 'm-1', outletId: 'o-1', orderRef: 'r-1', expiresAt: 0, permissions: new Set() }),
     ).toBe('session:r-1');

@@ -11,7 +11,9 @@ describe('Idempotency-Key coverage', () => {
     // The 3DS notification URL is the ACS's form POST in the shopper's browser: it reads and
     // changes nothing (it renders a hand-over page), so there is nothing to make idempotent.
     const RENDERS_ONLY = new Set(['POST /checkout/3ds-notification']);
-    const posts = table.functions.filter((fn) => fn.routes.some((route) => route.startsWith('POST ') && !route.startsWith('POST /sandbox/') && !RENDERS_ONLY.has(route)));
+    const posts = table.functions.filter((fn) =>
+      fn.routes.some((route) => route.startsWith('POST ') && !route.startsWith('POST /sandbox/') && !RENDERS_ONLY.has(route)),
+    );
     expect(posts.length).toBeGreaterThan(10);
     for (const fn of posts) {
       const source = readFileSync(new URL(`../../functions/${fn.dir}/handler.ts`, import.meta.url), 'utf8');

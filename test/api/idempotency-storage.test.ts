@@ -28,7 +28,14 @@ type World = Awaited<ReturnType<typeof seedWorld>>;
 const paymentPath = (w: World) => `/transactions/outlets/${w.outletId}/orders/${w.orderRef}/payments/${w.paymentRef}`;
 const paymentParams = (w: World) => ({ outletId: w.outletId, orderRef: w.orderRef, paymentRef: w.paymentRef });
 const direct = (w: World, body: unknown, key: string) =>
-  invoke(payDirect, { method: 'POST', path: `${paymentPath(w)}/click-to-pay/direct`, pathParameters: paymentParams(w), token, body, headers: { 'Idempotency-Key': key } });
+  invoke(payDirect, {
+    method: 'POST',
+    path: `${paymentPath(w)}/click-to-pay/direct`,
+    pathParameters: paymentParams(w),
+    token,
+    body,
+    headers: { 'Idempotency-Key': key },
+  });
 
 /** Runs `work` and returns the one record it added to the table. */
 async function recordWrittenBy(work: () => Promise<unknown>): Promise<Record<string, unknown>> {
@@ -120,7 +127,14 @@ describe('4.10 with an Idempotency-Key', () => {
     const { cres } = await answerChallenge(awaiting.body.threeDs, '1234');
     const key = randomUUID();
     const complete = () =>
-      invoke(complete3ds, { method: 'POST', path: `${paymentPath(world)}/3ds`, pathParameters: paymentParams(world), token, body: { cres }, headers: { 'Idempotency-Key': key } });
+      invoke(complete3ds, {
+        method: 'POST',
+        path: `${paymentPath(world)}/3ds`,
+        pathParameters: paymentParams(world),
+        token,
+        body: { cres },
+        headers: { 'Idempotency-Key': key },
+      });
     const done = await complete();
     expect(done.body.state).toBe('AUTHORISED');
     const again = await complete();

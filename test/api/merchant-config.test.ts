@@ -73,7 +73,7 @@ describe('4.7 PUT merchant config (onboarding)', () => {
     expect(await configRepository.getOutlet(b)).toMatchObject({ merchantRef });
   });
 
-  it("refuses an outlet owned by another merchant (409) and leaves it with its owner", async () => {
+  it('refuses an outlet owned by another merchant (409) and leaves it with its owner', async () => {
     const response = await put(uniqueRef('m'), onboarding(seeded.tenantRef, [seeded.outletId]));
     expect(response.status).toBe(409);
     expect(response.body.code).toBe('ONBOARDING_CONFLICT');

@@ -25,10 +25,25 @@ const cres = strangerCres();
 
 /** `sessionTokens`: SPEC §1 — a hosted-session token (the shopper's browser) may pay with 4.3 and finish 3DS, never 4.4. */
 const endpoints: { name: string; call: Call; passed: (r: InvokeResult) => boolean; sessionTokens: 'allowed' | 'refused' }[] = [
-  { name: '4.3 click-to-pay', call: async (w, t) => pay(w, t, await checkoutResponse()), passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED', sessionTokens: 'allowed' },
-  { name: '4.4 direct', call: (w, t) => payDirectly(w, t, directBody), passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED', sessionTokens: 'refused' },
+  {
+    name: '4.3 click-to-pay',
+    call: async (w, t) => pay(w, t, await checkoutResponse()),
+    passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED',
+    sessionTokens: 'allowed',
+  },
+  {
+    name: '4.4 direct',
+    call: (w, t) => payDirectly(w, t, directBody),
+    passed: (r) => r.status === 200 && r.body.state === 'AUTHORISED',
+    sessionTokens: 'refused',
+  },
   // A fresh payment is STARTED, so 4.10 answers 409: the request passed authentication and scope.
-  { name: '4.10 3ds', call: (w, t) => completeThreeDs(w, t, cres), passed: (r) => r.status === 409 && r.body.code === 'PAYMENT_STATE_CONFLICT', sessionTokens: 'allowed' },
+  {
+    name: '4.10 3ds',
+    call: (w, t) => completeThreeDs(w, t, cres),
+    passed: (r) => r.status === 409 && r.body.code === 'PAYMENT_STATE_CONFLICT',
+    sessionTokens: 'allowed',
+  },
 ];
 
 const readOrder = (w: World, token: string) =>
@@ -82,30 +97,39 @@ describe.each(endpoints)('$name', ({ call, passed, sessionTokens }) => {
     expect((await call({ ...world, outletId: world.otherOutletId }, await platformToken())).status).toBe(404);
   });
 
-  it(sessionTokens === 'allowed'
-    ? 'a hosted session gets through for its own order only; an expired one is a 401'
-    : 'a hosted session is refused with 403 PERMISSION_DENIED, even for its own order; an expired one is a 401', async () => {
-    const [own, other] = [await fresh(), await fresh()];
-    const token = newSessionToken();
-    const session = { orderRef: own.orderRef, outletId: own.outletId, merchantRef: own.merchantRef, tenantRef: own.tenantRef, createdAt: new Date().toISOString() };
-    await sessionRepository.create({ ...session, tokenHash: hashSessionToken(token), expiresAt: Math.floor(Date.now() / 1000) + 600 });
-    if (sessionTokens === 'allowed') {
-      expect((await call(other, token)).status).toBe(404);
-      expect(passed(await call(own, token))).toBe(true);
-    } else {
-      for (const world of [own, other]) {
-        const refused = await call(world, token);
-        expect(refused.status).toBe(403);
-        expect(refused.body.code).toBe('PERMISSION_DENIED');
-        expect(authorizerCalls(world.paymentRef)).toBe(0);
-        // Refused before the use case: the payment is untouched and an access token can still pay it.
-        const order = await readOrder(world, await platformToken());
-        expect(order.body.payments[0].state).toBe('STARTED');
+  it(
+    sessionTokens === 'allowed'
+      ? 'a hosted session gets through for its own order only; an expired one is a 401'
+      : 'a hosted session is refused with 403 PERMISSION_DENIED, even for its own order; an expired one is a 401',
+    async () => {
+      const [own, other] = [await fresh(), await fresh()];
+      const token = newSessionToken();
+      const session = {
+        orderRef: own.orderRef,
+        outletId: own.outletId,
+        merchantRef: own.merchantRef,
+        tenantRef: own.tenantRef,
+        createdAt: new Date().toISOString(),
+      };
+      await sessionRepository.create({ ...session, tokenHash: hashSessionToken(token), expiresAt: Math.floor(Date.now() / 1000) + 600 });
+      if (sessionTokens === 'allowed') {
+        expect((await call(other, token)).status).toBe(404);
+        expect(passed(await call(own, token))).toBe(true);
+      } else {
+        for (const world of [own, other]) {
+          const refused = await call(world, token);
+          expect(refused.status).toBe(403);
+          expect(refused.body.code).toBe('PERMISSION_DENIED');
+          expect(authorizerCalls(world.paymentRef)).toBe(0);
+          // Refused before the use case: the payment is untouched and an access token can still pay it.
+          const order = await readOrder(world, await platformToken());
+          expect(order.body.payments[0].state).toBe('STARTED');
+        }
+        expect(passed(await call(own, await platformToken()))).toBe(true);
       }
-      expect(passed(await call(own, await platformToken()))).toBe(true);
-    }
-    const expired = newSessionToken();
-    await sessionRepository.create({ ...session, tokenHash: hashSessionToken(expired), expiresAt: Math.floor(Date.now() / 1000) - 1 });
-    expect((await call(await fresh(), expired)).status).toBe(401);
-  });
+      const expired = newSessionToken();
+      await sessionRepository.create({ ...session, tokenHash: hashSessionToken(expired), expiresAt: Math.floor(Date.now() / 1000) - 1 });
+      expect((await call(await fresh(), expired)).status).toBe(401);
+    },
+  );
 });

@@ -36,7 +36,11 @@ afterEach(() => {
 async function openedLink() {
   const linkRef = await newLinkRef(m.outletId, token);
   const session = await sessionOf(await openPaymentLink(linkRef));
-  const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
+  const order = await invoke(getOrder, {
+    path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`,
+    pathParameters: { outletId: m.outletId, orderRef: session.orderRef },
+    token: session.token,
+  });
   const ids = { outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef as string };
   return { linkRef, session, ids };
 }
@@ -154,12 +158,23 @@ describe('opens, payments and a cancel at the same moment', () => {
   it('once the cancel answered 200, no session an open handed out, before or alongside it, pays, and the link stays CANCELLED', async () => {
     const linkRef = await newLinkRef(m.outletId, token);
     const first = await sessionOf(await openPaymentLink(linkRef)); // a shopper already on the page
-    const [cancelled, ...opens] = await Promise.all([cancelPaymentLink(m.outletId, linkRef, token), ...Array.from({ length: 6 }, () => openPaymentLink(linkRef))]);
+    const [cancelled, ...opens] = await Promise.all([
+      cancelPaymentLink(m.outletId, linkRef, token),
+      ...Array.from({ length: 6 }, () => openPaymentLink(linkRef)),
+    ]);
     expect(cancelled.status).toBe(200);
     const sessions = [first, ...(await Promise.all(opens.filter((open) => open.status === 303).map(sessionOf)))];
     for (const session of sessions) {
-      const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
-      const paid = await pay({ outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef }, session.token, await checkoutResponse());
+      const order = await invoke(getOrder, {
+        path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`,
+        pathParameters: { outletId: m.outletId, orderRef: session.orderRef },
+        token: session.token,
+      });
+      const paid = await pay(
+        { outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef },
+        session.token,
+        await checkoutResponse(),
+      );
       expect(paid.status).toBe(409);
     }
     expect(opens.every((open) => open.status === 303 || open.status === 410)).toBe(true);

@@ -43,7 +43,11 @@ async function payLink(linkRef: string, outletId = m.outletId) {
   const opened = await openPaymentLink(linkRef);
   expect(opened.status).toBe(303);
   const session = await sessionOf(opened);
-  const order = await invoke(getOrder, { path: `/transactions/outlets/${outletId}/orders/${session.orderRef}`, pathParameters: { outletId, orderRef: session.orderRef }, token: session.token });
+  const order = await invoke(getOrder, {
+    path: `/transactions/outlets/${outletId}/orders/${session.orderRef}`,
+    pathParameters: { outletId, orderRef: session.orderRef },
+    token: session.token,
+  });
   const paymentRef = order.body.payments[0].paymentRef as string;
   const paid = await pay({ outletId, orderRef: session.orderRef, paymentRef }, session.token, await checkoutResponse());
   expect(paid.body.state).toBe('AUTHORISED');
@@ -56,7 +60,13 @@ describe('4.14 create and read', () => {
     const created = await createPaymentLink(m.outletId, token, linkBody({ description: 'Invoice 42', merchantOrderReference: 'INV-42' }));
     expect(created.status).toBe(201);
     expect(paymentLinkResource.safeParse(created.body).success).toBe(true);
-    expect(created.body).toMatchObject({ state: 'ACTIVE', action: 'AUTH', amount: { currencyCode: 'AED', value: 2500 }, description: 'Invoice 42', merchantOrderReference: 'INV-42' });
+    expect(created.body).toMatchObject({
+      state: 'ACTIVE',
+      action: 'AUTH',
+      amount: { currencyCode: 'AED', value: 2500 },
+      description: 'Invoice 42',
+      merchantOrderReference: 'INV-42',
+    });
     expect(created.body.url).toBe(`https://pay.test.example/pay/${created.body.linkRef}`);
     const expiry = Date.parse(created.body.expiresAt) - before;
     expect(expiry).toBeGreaterThanOrEqual(7 * DAY - 1000);
@@ -121,7 +131,11 @@ describe('4.14 create and read', () => {
     expect(opened.status).toBe(303);
     const { token: sessionToken, orderRef } = await sessionOf(opened);
     expect((await sessionRepository.findByTokenHash(hashSessionToken(sessionToken)))!.returnUrl).toBe('https://shop.example.com/orders/42');
-    const order = await invoke(getOrder, { path: `/transactions/outlets/${shop.outletId}/orders/${orderRef}`, pathParameters: { outletId: shop.outletId, orderRef }, token });
+    const order = await invoke(getOrder, {
+      path: `/transactions/outlets/${shop.outletId}/orders/${orderRef}`,
+      pathParameters: { outletId: shop.outletId, orderRef },
+      token,
+    });
     expect(order.body.returnUrl).toBe('https://shop.example.com/orders/42');
     // A later open mints a session that carries it too.
     const later = await sessionOf(await openPaymentLink(created.body.linkRef));
@@ -254,7 +268,11 @@ describe('GET /pay/{linkRef}', () => {
     expect(a.token).not.toBe(b.token);
     expect(a.orderRef).toBe(b.orderRef);
     expect((await readPaymentLink(m.outletId, link.linkRef, token)).body).toMatchObject({ state: 'ACTIVE', orderRef: a.orderRef });
-    const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${a.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: a.orderRef }, token });
+    const order = await invoke(getOrder, {
+      path: `/transactions/outlets/${m.outletId}/orders/${a.orderRef}`,
+      pathParameters: { outletId: m.outletId, orderRef: a.orderRef },
+      token,
+    });
     expect(order.body).toMatchObject({ action: 'AUTH', amount: { currencyCode: 'AED', value: 2500 }, merchantOrderReference: 'LINK-1', state: 'STARTED' });
   });
 
@@ -288,7 +306,11 @@ describe('GET /pay/{linkRef}', () => {
   it('a link whose payment was declined opens again on the same order (another card), and once the order failed for good shows a 410 page, never a second order', async () => {
     const link = await newLink({ amount: { currencyCode: 'AED', value: 1051 } });
     const session = await sessionOf(await openPaymentLink(link.linkRef));
-    const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
+    const order = await invoke(getOrder, {
+      path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`,
+      pathParameters: { outletId: m.outletId, orderRef: session.orderRef },
+      token: session.token,
+    });
     const paymentRef = order.body.payments[0].paymentRef as string;
     const declined = await pay({ outletId: m.outletId, orderRef: session.orderRef, paymentRef }, session.token, await checkoutResponse());
     expect(declined.body).toMatchObject({ state: 'FAILED', failure: { code: 'INSUFFICIENT_FUNDS' } });
@@ -335,7 +357,9 @@ describe('GET /pay/{linkRef}', () => {
 
   it('DynamoDB unavailable: a 503 HTML page with Retry-After, never JSON or a stack', async () => {
     const link = await newLink();
-    vi.spyOn(paymentLinkRepository, 'get').mockRejectedValueOnce(new DependencyUnavailableError(undefined, { cause: new Error('ThrottlingException: secret detail') }));
+    vi.spyOn(paymentLinkRepository, 'get').mockRejectedValueOnce(
+      new DependencyUnavailableError(undefined, { cause: new Error('ThrottlingException: secret detail') }),
+    );
     try {
       const page = await openPaymentLink(link.linkRef);
       expect(page.status).toBe(503);

@@ -37,7 +37,11 @@ const retry = (w: OrderIds, bearer: string | null = token, headers: Record<strin
     ...(body === undefined ? {} : { body }),
   });
 const readOrder = (w: OrderIds, bearer = token) =>
-  invoke(getOrder, { path: `/transactions/outlets/${w.outletId}/orders/${w.orderRef}`, pathParameters: { outletId: w.outletId, orderRef: w.orderRef }, token: bearer });
+  invoke(getOrder, {
+    path: `/transactions/outlets/${w.outletId}/orders/${w.orderRef}`,
+    pathParameters: { outletId: w.outletId, orderRef: w.orderRef },
+    token: bearer,
+  });
 const latestRef = (order: { payments: { paymentRef: string }[] }) => order.payments.at(-1)!.paymentRef;
 
 /** An order whose only payment was declined CARD_EXPIRED (the sandbox card whose token ends 0002). */
@@ -112,7 +116,11 @@ describe('a retry after a decline', () => {
 
   it('the new payment pays through 4.4 Direct Wallet as well', async () => {
     const world = await seedWorld({}, { directWallet: true });
-    const declined = await payDirectly(world, token, tokenData({ token: { paymentToken: '4895370012000002', tokenExpirationMonth: '12', tokenExpirationYear: '2029' } }));
+    const declined = await payDirectly(
+      world,
+      token,
+      tokenData({ token: { paymentToken: '4895370012000002', tokenExpirationMonth: '12', tokenExpirationYear: '2029' } }),
+    );
     expect(declined.body).toMatchObject({ state: 'FAILED', failure: { code: 'CARD_EXPIRED' }, retryable: true });
     const retried = await retry(world);
     const paid = await payDirectly({ ...world, paymentRef: latestRef(retried.body) }, token, tokenData());
@@ -220,7 +228,9 @@ describe('who may retry', () => {
     const world = await declinedWorld();
     const other = await declinedWorld();
     expect((await retry(world, await tenantToken({ tenantRef: uniqueRef('t'), permissions: ['CREATE_ORDER'] }))).status).toBe(404);
-    expect((await retry(world, await tenantToken({ tenantRef: world.tenantRef, outletIds: [world.otherOutletId], permissions: ['CREATE_ORDER'] }))).status).toBe(404);
+    expect(
+      (await retry(world, await tenantToken({ tenantRef: world.tenantRef, outletIds: [world.otherOutletId], permissions: ['CREATE_ORDER'] }))).status,
+    ).toBe(404);
     expect((await retry(world, await sessionTokenFor(other))).status).toBe(404);
     expect((await retry({ outletId: world.otherOutletId, orderRef: world.orderRef })).status).toBe(404);
     expect((await readOrder(world)).body.payments).toHaveLength(1);

@@ -91,8 +91,21 @@ describe('sandbox ACS under a dependency failure', () => {
     const { DependencyUnavailableError } = await import('../../lib/core/errors.js');
     const { handler: acs } = await import('../../functions/sandbox-acs/handler.js');
     vi.spyOn(SandboxAcsRepository.prototype, 'get').mockRejectedValue(new DependencyUnavailableError());
-    const creq = Buffer.from(JSON.stringify({ threeDSServerTransID: '8a880dc0-d2d2-4067-bcb1-b08d1690b26e', acsTransID: '0b6c7a52-3f0e-4b7e-9d51-2f6f3c1e9a10', messageType: 'CReq', messageVersion: '2.2.0', challengeWindowSize: '05' })).toString('base64url');
-    const shown = await invoke(acs as never, { method: 'POST', path: '/sandbox/3ds/challenge', body: new URLSearchParams({ creq }).toString(), contentType: 'application/x-www-form-urlencoded' });
+    const creq = Buffer.from(
+      JSON.stringify({
+        threeDSServerTransID: '8a880dc0-d2d2-4067-bcb1-b08d1690b26e',
+        acsTransID: '0b6c7a52-3f0e-4b7e-9d51-2f6f3c1e9a10',
+        messageType: 'CReq',
+        messageVersion: '2.2.0',
+        challengeWindowSize: '05',
+      }),
+    ).toString('base64url');
+    const shown = await invoke(acs as never, {
+      method: 'POST',
+      path: '/sandbox/3ds/challenge',
+      body: new URLSearchParams({ creq }).toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    });
     expect(shown.status).toBe(503);
     expect(shown.headers['Retry-After']).toBeDefined();
   });

@@ -19,12 +19,16 @@ describe('POST /checkout/3ds-notification', () => {
     const script = /<script nonce="([^"]+)">([^<]*)<\/script>/.exec(response.raw);
     expect(script).not.toBeNull();
     const [, nonce, code] = script!;
-    expect(code).toContain(`window.parent.postMessage({"type":"ctp-3ds-notification","cres":"${CRES}","threeDSSessionData":"${SESSION_DATA}"},"https://pay.test.example")`);
+    expect(code).toContain(
+      `window.parent.postMessage({"type":"ctp-3ds-notification","cres":"${CRES}","threeDSSessionData":"${SESSION_DATA}"},"https://pay.test.example")`,
+    );
     expect(response.raw).not.toMatch(/postMessage\([^)]*,\s*["']\*["']\)/);
     expect(response.raw.match(/postMessage/g)).toHaveLength(1);
     expect(response.raw).not.toMatch(/style=|<style|<link/); // nothing its CSP (default-src 'none') would refuse
     const csp = response.headers['Content-Security-Policy']!;
-    expect(csp.split('; ').sort()).toEqual(["base-uri 'none'", "default-src 'none'", "form-action 'none'", "frame-ancestors 'self'", `script-src 'nonce-${nonce}'`].sort());
+    expect(csp.split('; ').sort()).toEqual(
+      ["base-uri 'none'", "default-src 'none'", "form-action 'none'", "frame-ancestors 'self'", `script-src 'nonce-${nonce}'`].sort(),
+    );
     expect(response.headers).toMatchObject({ 'Cache-Control': 'no-store', 'Referrer-Policy': 'no-referrer', 'X-Content-Type-Options': 'nosniff' });
   });
 

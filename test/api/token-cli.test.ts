@@ -33,11 +33,27 @@ describe('npm run token', () => {
   it('prints a narrowed tenant token with the asked permissions and ttl', async () => {
     const world = await seedWorld();
     const { stdout } = await token(
-      '--realm', 'tenant', '--tenant', world.tenantRef, '--merchant', world.merchantRef,
-      '--outlets', `${world.outletId},other`, '--permissions', 'VIEW_ORDER', '--ttl', '120',
+      '--realm',
+      'tenant',
+      '--tenant',
+      world.tenantRef,
+      '--merchant',
+      world.merchantRef,
+      '--outlets',
+      `${world.outletId},other`,
+      '--permissions',
+      'VIEW_ORDER',
+      '--ttl',
+      '120',
     );
     const claims = decodeJwt(stdout.trim());
-    expect(claims).toMatchObject({ realm: 'tenant', tenantRef: world.tenantRef, merchantRef: world.merchantRef, outletIds: [world.outletId, 'other'], permissions: ['VIEW_ORDER'] });
+    expect(claims).toMatchObject({
+      realm: 'tenant',
+      tenantRef: world.tenantRef,
+      merchantRef: world.merchantRef,
+      outletIds: [world.outletId, 'other'],
+      permissions: ['VIEW_ORDER'],
+    });
     expect(claims.exp! - claims.iat!).toBe(120);
     const response = await invoke(getOrder, {
       path: `/transactions/outlets/${world.outletId}/orders/${world.orderRef}`,

@@ -14,7 +14,14 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const config = createRequire(import.meta.url)('../../.dependency-cruiser.cjs') as IConfiguration;
 
 async function violations(paths: string[], baseDir: string) {
-  const { output } = await cruise(paths, { baseDir, ruleSet: config, validate: true, doNotFollow: { path: 'node_modules' }, tsPreCompilationDeps: true, outputType: 'json' });
+  const { output } = await cruise(paths, {
+    baseDir,
+    ruleSet: config,
+    validate: true,
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    outputType: 'json',
+  });
   const result = typeof output === 'string' ? JSON.parse(output) : output;
   return (result.summary.violations as { rule: { name: string }; from: string; to: string }[]).map(({ rule, from, to }) => `${rule.name}: ${from} → ${to}`);
 }

@@ -53,11 +53,21 @@ describe.skipIf(!packageTemplate.possible())('CloudWatch alarms in the packaged 
   it('5xx rate: the HTTP API 5xx over its request count, only above a minimum of traffic', () => {
     const props = alarm('ApiServerErrorRateAlarm');
     const byId = Object.fromEntries(props.Metrics.map((m: Json) => [m.Id, m]));
-    expect(byId.requests.MetricStat.Metric).toEqual({ Namespace: 'AWS/ApiGateway', MetricName: 'Count', Dimensions: [{ Name: 'ApiId', Value: { Ref: 'HttpApi' } }] });
+    expect(byId.requests.MetricStat.Metric).toEqual({
+      Namespace: 'AWS/ApiGateway',
+      MetricName: 'Count',
+      Dimensions: [{ Name: 'ApiId', Value: { Ref: 'HttpApi' } }],
+    });
     expect(byId.errors.MetricStat.Metric).toMatchObject({ Namespace: 'AWS/ApiGateway', MetricName: '5xx' });
     expect(byId.rate.Expression).toBe('IF(requests >= 20, 100 * FILL(errors, 0) / requests, 0)');
     expect(byId.rate.ReturnData).toBe(true);
-    expect(props).toMatchObject({ Threshold: 5, ComparisonOperator: 'GreaterThanThreshold', AlarmActions: [TOPIC], OKActions: [TOPIC], TreatMissingData: 'notBreaching' });
+    expect(props).toMatchObject({
+      Threshold: 5,
+      ComparisonOperator: 'GreaterThanThreshold',
+      AlarmActions: [TOPIC],
+      OKActions: [TOPIC],
+      TreatMissingData: 'notBreaching',
+    });
     expect(resources.HttpApi?.Type).toBe('AWS::ApiGatewayV2::Api');
   });
 
@@ -83,7 +93,11 @@ describe.skipIf(!packageTemplate.possible())('CloudWatch alarms in the packaged 
 
   it('webhook worker errors: the delivery function’s own Lambda Errors', () => {
     const props = alarm('WebhookWorkerErrorsAlarm');
-    expect(props).toMatchObject({ Namespace: 'AWS/Lambda', MetricName: 'Errors', Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'WebhookDeliveryLambdaFunction' } }] });
+    expect(props).toMatchObject({
+      Namespace: 'AWS/Lambda',
+      MetricName: 'Errors',
+      Dimensions: [{ Name: 'FunctionName', Value: { Ref: 'WebhookDeliveryLambdaFunction' } }],
+    });
     expect(resources.WebhookDeliveryLambdaFunction?.Type).toBe('AWS::Lambda::Function');
   });
 });

@@ -59,13 +59,20 @@ describe('function bundles carry only what the function uses', () => {
   it.each(['getMerchantConfig', 'putMerchantConfig'] as const)('%s loads no checkout crypto, sandbox, payment or idempotency module', async (name) => {
     const modules = await inputs[name];
     expect(modules).toContain('lib/http/api-handler.ts'); // the build really is the function's
-    for (const forbidden of NOT_FOR_CONFIG) expect(modules.filter((module) => forbidden.test(module)), String(forbidden)).toEqual([]);
+    for (const forbidden of NOT_FOR_CONFIG)
+      expect(
+        modules.filter((module) => forbidden.test(module)),
+        String(forbidden),
+      ).toEqual([]);
   });
 
   it('the check sees them where they belong: the 4.3 function bundles the checkout crypto and the idempotency guard', async () => {
     const modules = await inputs.payClickToPay;
     for (const expected of [/^lib\/core\/checkout\/jws\.ts$/, /^lib\/http\/idempotency\.ts$/, /node_modules\/@aws-lambda-powertools\/idempotency\//]) {
-      expect(modules.some((module) => expected.test(module)), String(expected)).toBe(true);
+      expect(
+        modules.some((module) => expected.test(module)),
+        String(expected),
+      ).toBe(true);
     }
   });
 
@@ -95,4 +102,3 @@ describe('error names survive minification', () => {
     for (const [exported, ErrorClass] of classes) expect(new ErrorClass('detail').name).toBe(exported);
   });
 });
-

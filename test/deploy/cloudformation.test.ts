@@ -50,9 +50,7 @@ interface Statement {
 
 const routeTable = (JSON.parse(readFileSync(join(ROOT, 'lib/http/routes.json'), 'utf8')) as { functions: RouteTableEntry[] }).functions;
 const allFunctions: RouteTableEntry[] = [...routeTable, { name: 'fallback', dir: 'fallback', access: 'public', routes: [] }];
-const missingHandlers = [...allFunctions.map((fn) => `functions/${fn.dir}/handler.ts`), 'web/src/main.tsx'].filter(
-  (file) => !existsSync(join(ROOT, file)),
-);
+const missingHandlers = [...allFunctions.map((fn) => `functions/${fn.dir}/handler.ts`), 'web/src/main.tsx'].filter((file) => !existsSync(join(ROOT, file)));
 
 if (missingHandlers.length > 0) {
   console.warn(`[cloudformation.test] skipped until these handlers exist: ${missingHandlers.join(', ')}`);
@@ -179,9 +177,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
         expect(decrypts.length).toBeGreaterThan(0);
         for (const s of decrypts) {
           expect(actionsOf(s)).toEqual(['kms:decrypt']);
-          expect(s.Condition?.StringEquals?.['kms:EncryptionAlgorithm']).toEqual(
-            expect.arrayContaining(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']),
-          );
+          expect(s.Condition?.StringEquals?.['kms:EncryptionAlgorithm']).toEqual(expect.arrayContaining(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']));
           expect(asArray(s.Condition.StringEquals['kms:EncryptionAlgorithm'])).toHaveLength(2);
         }
       } else {
@@ -200,10 +196,16 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       for (const s of statementsOf(role)) {
         expect(touches(s, 'OrdersTable') || touches(s, 'ReplayTable'), `${group}: ${JSON.stringify(s)}`).toBe(false);
         if (s.Sid === 'Idempotency') continue; // Idempotency-Key records: checked on their own below
-        expect(actionsOf(s).filter((a) => a.startsWith('dynamodb:') && !['dynamodb:getitem', 'dynamodb:query', 'dynamodb:putitem', 'dynamodb:deleteitem'].includes(a))).toEqual([]);
+        expect(
+          actionsOf(s).filter(
+            (a) => a.startsWith('dynamodb:') && !['dynamodb:getitem', 'dynamodb:query', 'dynamodb:putitem', 'dynamodb:deleteitem'].includes(a),
+          ),
+        ).toEqual([]);
       }
       if (group === 'configRead') {
-        const writes = statementsOf(role).flatMap(actionsOf).filter((a) => /^dynamodb:(put|delete|update|batchwrite)/.test(a));
+        const writes = statementsOf(role)
+          .flatMap(actionsOf)
+          .filter((a) => /^dynamodb:(put|delete|update|batchwrite)/.test(a));
         expect(writes).toEqual([]);
       }
     }
@@ -231,7 +233,10 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     expect(functionsWithAccess('sandboxSrc')).toEqual(['sandboxSrc']);
     const src = dataActions('sandboxSrc');
     expect(src).toHaveLength(2);
-    expect(src[0]).toEqual({ resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'] });
+    expect(src[0]).toEqual({
+      resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]),
+      actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'],
+    });
     expect(src[1]!.actions).toEqual(['kms:describekey', 'kms:getpublickey']);
     expect(functionsWithAccess('checkoutPage')).toEqual(['checkoutPage']);
     expect(dataActions('checkoutPage')).toEqual([{ resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem'] }]);
@@ -262,7 +267,16 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   it('gives the Idempotency-Key table to exactly the roles of functions that opt in, and nothing else on it', () => {
     const optsIn = (fn: RouteTableEntry) => /idempotency:\s*'supported'/.test(readFileSync(join(ROOT, `functions/${fn.dir}/handler.ts`), 'utf8'));
     const groupsOptingIn = new Set(allFunctions.filter(optsIn).map((fn) => fn.access));
-    expect([...groupsOptingIn].sort()).toEqual(['configWrite', 'lifecycle', 'orders', 'paymentLinks', 'payments', 'paymentsDecrypt', 'webhookConfig', 'webhookEvents']);
+    expect([...groupsOptingIn].sort()).toEqual([
+      'configWrite',
+      'lifecycle',
+      'orders',
+      'paymentLinks',
+      'payments',
+      'paymentsDecrypt',
+      'webhookConfig',
+      'webhookEvents',
+    ]);
     for (const fn of allFunctions) {
       const onTable = statementsOf(roleOf(fn.name)).filter((s) => JSON.stringify(s.Resource).includes('"IdempotencyTable"'));
       if (!groupsOptingIn.has(fn.access)) {
@@ -312,7 +326,11 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       ReplayTable: { name: 'replay', keys: ['pk'], ttl: 'expiresAt' },
       IdempotencyTable: { name: 'idempotency', keys: ['pk'], ttl: 'expiration' },
     };
-    expect(ofType('AWS::DynamoDB::Table').map(([id]) => id).sort()).toEqual(Object.keys(expected).sort());
+    expect(
+      ofType('AWS::DynamoDB::Table')
+        .map(([id]) => id)
+        .sort(),
+    ).toEqual(Object.keys(expected).sort());
     for (const [id, want] of Object.entries(expected)) {
       const props = resources[id]!.Properties;
       expect(props.TableName).toBe(`${SERVICE}-${STAGE}-${want.name}`);
@@ -360,7 +378,10 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       { resource: JSON.stringify([{ 'Fn::GetAtt': ['ConfigTable', 'Arn'] }]), actions: ['dynamodb:getitem', 'dynamodb:putitem'] },
       { resource: JSON.stringify([{ 'Fn::GetAtt': ['WebhookSecretsKey', 'Arn'] }]), actions: ['kms:encrypt'] },
       // rotate-secret takes an Idempotency-Key (its own test above checks that statement).
-      { resource: JSON.stringify([{ 'Fn::GetAtt': ['IdempotencyTable', 'Arn'] }]), actions: ['dynamodb:deleteitem', 'dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'] },
+      {
+        resource: JSON.stringify([{ 'Fn::GetAtt': ['IdempotencyTable', 'Arn'] }]),
+        actions: ['dynamodb:deleteitem', 'dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'],
+      },
     ]);
     expect(data[2]!.Condition).toEqual({ StringEquals: { 'kms:EncryptionContext:purpose': 'webhook-signing-secret' } });
     // No other role names the key but the delivery worker's (Decrypt, above), and 4.15 GET
@@ -374,7 +395,14 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   it('feeds the webhook worker from the orders stream (due items only, no Lambda retries) and a 1-minute schedule', () => {
     expect(resources.OrdersTable!.Properties.StreamSpecification).toEqual({ StreamViewType: 'NEW_IMAGE' });
     expect(resources.OrdersTable!.Properties.GlobalSecondaryIndexes).toEqual([
-      { IndexName: 'due', KeySchema: [{ AttributeName: 'dueShard', KeyType: 'HASH' }, { AttributeName: 'dueAt', KeyType: 'RANGE' }], Projection: { ProjectionType: 'KEYS_ONLY' } },
+      {
+        IndexName: 'due',
+        KeySchema: [
+          { AttributeName: 'dueShard', KeyType: 'HASH' },
+          { AttributeName: 'dueAt', KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
+      },
     ]);
     const fnId = functionEntry('webhookDelivery')[0];
     const [, mapping] = ofType('AWS::Lambda::EventSourceMapping').find(([, m]) => JSON.stringify(m.Properties.FunctionName).includes(fnId))!;
@@ -412,9 +440,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   });
 
   it('configures every function’s environment', () => {
-    const tableNames = Object.fromEntries(
-      ofType('AWS::DynamoDB::Table').map(([id, t]) => [id, t.Properties.TableName as string]),
-    );
+    const tableNames = Object.fromEntries(ofType('AWS::DynamoDB::Table').map(([id, t]) => [id, t.Properties.TableName as string]));
     for (const fn of allFunctions) {
       const env: Record<string, string> = functionEntry(fn.name)[1].Properties.Environment.Variables;
       for (const name of ['PAYLOAD_KEY_IDS', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL']) {
@@ -434,7 +460,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(env).not.toHaveProperty('CLICK_TO_PAY_SDK_URLS');
       expect(env).not.toHaveProperty('PAYLOAD_KEY_NETWORK_KIDS'); // no network kids registered: thumbprint or key trial
       // Only the functions that seal webhook secrets know the key, through this stack's alias.
-      if (fn.access === 'webhookConfig' || fn.access === 'webhookDelivery') expect(env.WEBHOOK_SECRETS_KEY_ID, fn.name).toBe(`alias/${SERVICE}-${STAGE}-webhook-secrets`);
+      if (fn.access === 'webhookConfig' || fn.access === 'webhookDelivery')
+        expect(env.WEBHOOK_SECRETS_KEY_ID, fn.name).toBe(`alias/${SERVICE}-${STAGE}-webhook-secrets`);
       else expect(env, fn.name).not.toHaveProperty('WEBHOOK_SECRETS_KEY_ID');
       expect(Object.values(env).every((v) => typeof v === 'string' && v !== 'null')).toBe(true);
     }
@@ -451,7 +478,10 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     const [stageId, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
     expect(stageId).toBe('HttpApiStage');
     const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = stage.Properties.RouteSettings;
-    const sandboxRoutes = routeTable.flatMap((fn) => fn.routes).filter((route) => route.includes(' /sandbox/')).sort();
+    const sandboxRoutes = routeTable
+      .flatMap((fn) => fn.routes)
+      .filter((route) => route.includes(' /sandbox/'))
+      .sort();
     expect(sandboxRoutes.length).toBeGreaterThan(8);
     expect(Object.keys(settings).sort()).toEqual(sandboxRoutes);
     for (const [routeKey, setting] of Object.entries(settings)) {
@@ -471,7 +501,18 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
 
   it('outputs the API URL, table names and key ARN', () => {
     const outputs = Object.keys(template.Outputs ?? {});
-    expect(outputs).toEqual(expect.arrayContaining(['HttpApiUrl', 'PayloadKeyArn', 'WebhookSecretsKeyArn', 'ConfigTableName', 'OrdersTableName', 'SessionsTableName', 'ReplayTableName', 'IdempotencyTableName']));
+    expect(outputs).toEqual(
+      expect.arrayContaining([
+        'HttpApiUrl',
+        'PayloadKeyArn',
+        'WebhookSecretsKeyArn',
+        'ConfigTableName',
+        'OrdersTableName',
+        'SessionsTableName',
+        'ReplayTableName',
+        'IdempotencyTableName',
+      ]),
+    );
   });
 
   it('writes one bundled ESM zip per function', () => {

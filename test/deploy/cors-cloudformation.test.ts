@@ -42,7 +42,17 @@ describe('corsAllowedOrigins parsing', () => {
   });
 
   it('refuses *, null, paths, trailing slashes, plain http and non-URLs', () => {
-    for (const value of ['*', 'null', 'NULL', 'https://shop.example.com/', 'https://shop.example.com/pay', 'http://shop.example.com', 'shop.example.com', 'https://a.example.com,*', 'file:///etc']) {
+    for (const value of [
+      '*',
+      'null',
+      'NULL',
+      'https://shop.example.com/',
+      'https://shop.example.com/pay',
+      'http://shop.example.com',
+      'shop.example.com',
+      'https://a.example.com,*',
+      'file:///etc',
+    ]) {
       expect(() => parseAllowedOrigins(value), value).toThrow(/corsAllowedOrigins item/);
     }
   });

@@ -37,12 +37,18 @@ const PLACEHOLDERS = {
 /** A Visa-style kid (commas, spaces, `|`, `=`) must reach the functions byte for byte. */
 const NETWORK_KIDS = JSON.stringify({ 'alias/click-to-pay-prod-payload-current': ['4F2A9C0D|CN=payload.pay.example.com, O=Example, C=GB', '3c9f2b7e41d0'] });
 const REAL_PARAMS = [
-  '--param', 'authIssuer=https://idp.example.com/',
-  '--param', 'authJwksUrl=https://idp.example.com/.well-known/jwks.json',
-  '--param', 'networkJwksUrls=visa=https://jwks.example.com/visa,mastercard=https://jwks.example.com/mastercard',
-  '--param', 'throttlingRateLimit=50',
-  '--param', 'throttlingBurstLimit=100',
-  '--param', `payloadKeyNetworkKids=${NETWORK_KIDS}`,
+  '--param',
+  'authIssuer=https://idp.example.com/',
+  '--param',
+  'authJwksUrl=https://idp.example.com/.well-known/jwks.json',
+  '--param',
+  'networkJwksUrls=visa=https://jwks.example.com/visa,mastercard=https://jwks.example.com/mastercard',
+  '--param',
+  'throttlingRateLimit=50',
+  '--param',
+  'throttlingBurstLimit=100',
+  '--param',
+  `payloadKeyNetworkKids=${NETWORK_KIDS}`,
 ];
 const SANDBOX_GROUPS = ['sandboxAcs', 'sandboxSrc'];
 
@@ -54,18 +60,26 @@ const helpers = (stageName: string, params: Record<string, unknown>): Helpers =>
 describe('which stages are production', () => {
   it('is every stage but local, dev, test and sandbox / sandbox-…', () => {
     for (const name of ['local', 'dev', 'test', 'sandbox', 'sandbox-eu']) expect(stage.isProductionStage(name), name).toBe(false);
-    for (const name of ['prod', 'production', 'live', 'staging', 'prod-eu', 'sandboxed', 'devel', 'Test']) expect(stage.isProductionStage(name), name).toBe(true);
+    for (const name of ['prod', 'production', 'live', 'staging', 'prod-eu', 'sandboxed', 'devel', 'Test'])
+      expect(stage.isProductionStage(name), name).toBe(true);
   });
 
   it('refuses the placeholders on a production stage, naming exactly the params that hold them', () => {
     expect(() => stage.assertDeployable('prod', PLACEHOLDERS)).toThrow(
       /Stage "prod" is a production stage .*: authIssuer, authJwksUrl, networkJwksUrls\. Pass real values/,
     );
-    expect(() => stage.assertDeployable('live', { authIssuer: 'https://idp.example.com/', publicBaseUrl: 'https://pay.example.INVALID' })).toThrow(/: publicBaseUrl\./);
-    expect(stage.placeholderParams({ authIssuer: 'https://idp.example.com/', corsAllowedOrigins: 'https://shop.invalid:8443' })).toEqual(['corsAllowedOrigins']);
+    expect(() => stage.assertDeployable('live', { authIssuer: 'https://idp.example.com/', publicBaseUrl: 'https://pay.example.INVALID' })).toThrow(
+      /: publicBaseUrl\./,
+    );
+    expect(stage.placeholderParams({ authIssuer: 'https://idp.example.com/', corsAllowedOrigins: 'https://shop.invalid:8443' })).toEqual([
+      'corsAllowedOrigins',
+    ]);
     // A host that merely contains "invalid" is real.
     expect(stage.placeholderParams({ authIssuer: 'https://invalid.example.com/', authJwksUrl: 'https://x.invalidation.example/' })).toEqual([]);
-    expect(stage.placeholderParams({ authIssuer: 'https://auth.example.invalid./', networkJwksUrls: 'visa=https://jwks.example.invalid.:443/v' })).toEqual(['authIssuer', 'networkJwksUrls']);
+    expect(stage.placeholderParams({ authIssuer: 'https://auth.example.invalid./', networkJwksUrls: 'visa=https://jwks.example.invalid.:443/v' })).toEqual([
+      'authIssuer',
+      'networkJwksUrls',
+    ]);
   });
 
   it('accepts the placeholders on dev, test, local and sandbox stages', () => {
@@ -85,14 +99,23 @@ describe('which stages are production', () => {
     await expect(stage.serverlessStageGuardRails(helpers('dev', { sandboxAcsBaseUrl: 'https://acs.sandbox.example.com' }))).rejects.toThrow(
       /sandboxAcsBaseUrl is set but the sandbox is not deployed/,
     );
-    expect(stage.placeholderParams({ sandboxAcsBaseUrl: 'https://acs.example.invalid', threeDsAcsOrigins: 'https://acs.bank.invalid' })).toEqual(['sandboxAcsBaseUrl', 'threeDsAcsOrigins']);
-    await expect(stage.serverlessStageGuardRails(helpers('sandbox', { sandbox: 'true', ...PLACEHOLDERS }))).resolves.toEqual({ stage: 'sandbox', production: false, sandbox: true });
+    expect(stage.placeholderParams({ sandboxAcsBaseUrl: 'https://acs.example.invalid', threeDsAcsOrigins: 'https://acs.bank.invalid' })).toEqual([
+      'sandboxAcsBaseUrl',
+      'threeDsAcsOrigins',
+    ]);
+    await expect(stage.serverlessStageGuardRails(helpers('sandbox', { sandbox: 'true', ...PLACEHOLDERS }))).resolves.toEqual({
+      stage: 'sandbox',
+      production: false,
+      sandbox: true,
+    });
     await expect(stage.serverlessStageGuardRails(helpers('prod', PLACEHOLDERS))).rejects.toThrow(/authIssuer, authJwksUrl, networkJwksUrls/);
   });
 
   it('lets production merchants reach the sandbox acquirer on non-production stages only (productionAcquirer)', async () => {
     const real = { authIssuer: 'https://idp.example.com/', authJwksUrl: 'https://idp.example.com/jwks', networkJwksUrls: 'visa=https://jwks.example.com/visa' };
-    await expect(stage.serverlessStageGuardRails(helpers('prod', { ...real, productionAcquirer: 'sandbox' }))).rejects.toThrow(/production stage: productionAcquirer=sandbox/);
+    await expect(stage.serverlessStageGuardRails(helpers('prod', { ...real, productionAcquirer: 'sandbox' }))).rejects.toThrow(
+      /production stage: productionAcquirer=sandbox/,
+    );
     await expect(stage.serverlessStageGuardRails(helpers('prod', { ...real, productionAcquirer: 'none' }))).resolves.toMatchObject({ production: true });
     await expect(stage.serverlessStageGuardRails(helpers('local', { productionAcquirer: 'sandbox' }))).resolves.toMatchObject({ production: false });
     await expect(stage.serverlessStageGuardRails(helpers('dev', { productionAcquirer: 'acme' }))).rejects.toThrow(/must be none or sandbox/);
@@ -140,7 +163,11 @@ describe.skipIf(!packageTemplate.possible())('osls package --stage prod', () => 
       expect(names.filter((name) => /sandbox/i.test(name))).toEqual([]);
       const roles = ofType('AWS::IAM::Role').map(([id]) => id);
       expect(roles).toContain('LambdaRolePaymentsDecrypt');
-      for (const group of SANDBOX_GROUPS) expect(roles.some((id) => id.toLowerCase().includes(group.toLowerCase())), group).toBe(false);
+      for (const group of SANDBOX_GROUPS)
+        expect(
+          roles.some((id) => id.toLowerCase().includes(group.toLowerCase())),
+          group,
+        ).toBe(false);
       expect(JSON.stringify(resources)).not.toMatch(/sandbox(Acs|Src)|\/sandbox\//i);
       expect(resources.HttpApiStage!.Properties.RouteSettings).toBeUndefined();
       const fallback = functionsOf().find((p) => p.FunctionName === 'click-to-pay-prod-fallback');
@@ -174,9 +201,17 @@ describe.skipIf(!packageTemplate.possible())('osls package --stage prod', () => 
       const zips = readdirSync(packaged.packageDir).filter((file) => file.endsWith('.zip'));
       expect(zips.length).toBe(functionsOf().length);
       for (const zip of zips) {
-        const entries = execFileSync('unzip', ['-Z1', join(packaged.packageDir, zip)], { encoding: 'utf8' }).split('\n').filter(Boolean);
-        expect(entries.some((entry) => entry.endsWith('handler.mjs')), zip).toBe(true);
-        expect(entries.filter((entry) => entry.endsWith('.map')), zip).toEqual([]);
+        const entries = execFileSync('unzip', ['-Z1', join(packaged.packageDir, zip)], { encoding: 'utf8' })
+          .split('\n')
+          .filter(Boolean);
+        expect(
+          entries.some((entry) => entry.endsWith('handler.mjs')),
+          zip,
+        ).toBe(true);
+        expect(
+          entries.filter((entry) => entry.endsWith('.map')),
+          zip,
+        ).toEqual([]);
       }
       for (const props of functionsOf()) {
         expect(props.Environment.Variables, props.FunctionName).not.toHaveProperty('NODE_OPTIONS');

@@ -22,7 +22,13 @@ const functions = require('../../infra/serverless/functions.cjs') as {
 };
 
 const ARN = 'arn:aws:ssm:eu-west-1:123456789012:parameter/click-to-pay/prod/mastercard-api';
-const context = (extra: Record<string, unknown> = {}) => ({ service: 'click-to-pay', stage: 'prod', payloadKeyIds: 'alias/click-to-pay-prod-payload-current', accessByFunction: functions.accessByFunction(), ...extra });
+const context = (extra: Record<string, unknown> = {}) => ({
+  service: 'click-to-pay',
+  stage: 'prod',
+  payloadKeyIds: 'alias/click-to-pay-prod-payload-current',
+  accessByFunction: functions.accessByFunction(),
+  ...extra,
+});
 const statements = (roles: Record<string, Role>, group: string) => roles[iam.roleLogicalId(group)]!.Properties.Policies[0]!.PolicyDocument.Statement;
 
 describe('Mastercard confirmations: IAM and environment', () => {
@@ -42,7 +48,12 @@ describe('Mastercard confirmations: IAM and environment', () => {
   });
 
   it('refuses a credentials parameter that is not an SSM parameter ARN (no wildcard, no other service)', () => {
-    for (const bad of ['arn:aws:ssm:eu-west-1:123456789012:parameter/*', 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:x', '/click-to-pay/mastercard', '*']) {
+    for (const bad of [
+      'arn:aws:ssm:eu-west-1:123456789012:parameter/*',
+      'arn:aws:secretsmanager:eu-west-1:123456789012:secret:x',
+      '/click-to-pay/mastercard',
+      '*',
+    ]) {
       expect(() => iam.roleResources(context({ mastercardApiCredentialsParameterArn: bad })), bad).toThrow(/SSM parameter ARN/);
     }
   });

@@ -29,7 +29,15 @@ function packagingEnv(): NodeJS.ProcessEnv {
   for (const [key, value] of Object.entries(process.env)) {
     if (!key.startsWith('AWS_') && !key.startsWith('SLS_') && key !== 'NODE_OPTIONS') env[key] = value;
   }
-  return { ...env, SLS_TELEMETRY_DISABLED: '1', SLS_NOTIFICATIONS_MODE: 'off', SLS_DEPRECATION_DISABLE: '*', SLS_INTERACTIVE_SETUP_ENABLE: '0', CI: '1', FORCE_COLOR: '0' };
+  return {
+    ...env,
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+    SLS_DEPRECATION_DISABLE: '*',
+    SLS_INTERACTIVE_SETUP_ENABLE: '0',
+    CI: '1',
+    FORCE_COLOR: '0',
+  };
 }
 
 function run(args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {

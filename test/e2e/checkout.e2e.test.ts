@@ -83,7 +83,12 @@ describe('hosted checkout — paying', () => {
       // The merchant captures half (4.11): the page, reloaded, still never offers a second checkout.
       const paid = await getOrder(checkout);
       const paymentRef = (paid.payments[0] as unknown as { paymentRef: string }).paymentRef;
-      const captured = await api('POST', `/transactions/outlets/${checkout.outletId}/orders/${checkout.orderRef}/payments/${paymentRef}/captures`, e2e().tokens.tenant, { amount: { currencyCode: 'AED', value: 7450 } });
+      const captured = await api(
+        'POST',
+        `/transactions/outlets/${checkout.outletId}/orders/${checkout.orderRef}/payments/${paymentRef}/captures`,
+        e2e().tokens.tenant,
+        { amount: { currencyCode: 'AED', value: 7450 } },
+      );
       expect(captured.status).toBe(201);
       await page.reload();
       expect(await result(page)).toBe('success');
@@ -161,7 +166,10 @@ describe('hosted checkout — paying', () => {
       await signInByEmail(page, 'returning@example.com');
       await waitForStep(page, 'otp');
       await page.getByRole('button', { name: 'Resend code' }).click();
-      await page.getByText(/We sent a new code to r\*\*\*@example\.com\./).first().waitFor();
+      await page
+        .getByText(/We sent a new code to r\*\*\*@example\.com\./)
+        .first()
+        .waitFor();
       expect(await text(page)).toMatch(/2 more codes can be sent/);
       expect((await focused(page)).id).toBe('otp');
       await enterOtp(page, '123456');

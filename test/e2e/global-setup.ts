@@ -38,7 +38,23 @@ export async function setup(): Promise<() => Promise<void>> {
 
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), DATA_DIR: dataDir };
   // A developer's shell may export real settings; the local stack must use its own.
-  for (const name of ['PAYLOAD_KEY_IDS', 'WEBHOOK_SECRETS_KEY_ID', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'PUBLIC_BASE_URL', 'DYNAMODB_ENDPOINT', 'KMS_ENDPOINT', 'CLICK_TO_PAY_SDK_URLS', 'PRODUCTION_ACQUIRER', 'PAYLOAD_KEY_NETWORK_KIDS', 'SANDBOX_ACS_BASE_URL', 'THREE_DS_ACS_ORIGINS']) delete env[name];
+  for (const name of [
+    'PAYLOAD_KEY_IDS',
+    'WEBHOOK_SECRETS_KEY_ID',
+    'NETWORK_JWKS_URLS',
+    'AUTH_ISSUER',
+    'AUTH_AUDIENCE',
+    'AUTH_JWKS_URL',
+    'PUBLIC_BASE_URL',
+    'DYNAMODB_ENDPOINT',
+    'KMS_ENDPOINT',
+    'CLICK_TO_PAY_SDK_URLS',
+    'PRODUCTION_ACQUIRER',
+    'PAYLOAD_KEY_NETWORK_KIDS',
+    'SANDBOX_ACS_BASE_URL',
+    'THREE_DS_ACS_ORIGINS',
+  ])
+    delete env[name];
   const fakesDir = join(dataDir, 'fake-networks');
   await mkdir(fakesDir, { recursive: true });
   fakes = await startFakeNetworks(fakesDir);
@@ -51,7 +67,10 @@ export async function setup(): Promise<() => Promise<void>> {
 
   await new Promise<void>((resolveReady, reject) => {
     let seen = '';
-    const timer = setTimeout(() => reject(new Error(`npm start did not print "${BANNER}" within ${START_TIMEOUT_MS / 1000} s (see test-results/e2e/server.log)`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`npm start did not print "${BANNER}" within ${START_TIMEOUT_MS / 1000} s (see test-results/e2e/server.log)`)),
+      START_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       seen = (seen + chunk.toString()).slice(-4096);
       if (seen.includes(BANNER)) {
@@ -144,4 +163,3 @@ function signalGroup(pid: number, signal: NodeJS.Signals): void {
     // already gone
   }
 }
-

@@ -2,7 +2,21 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, chooseCardAndPay, e2e, enterOtp, getOrder, launchBrowser, open, payAndFailChallenge, result, scenario, signInByEmail, text, waitForStep } from './support.js';
+import {
+  api,
+  chooseCardAndPay,
+  e2e,
+  enterOtp,
+  getOrder,
+  launchBrowser,
+  open,
+  payAndFailChallenge,
+  result,
+  scenario,
+  signInByEmail,
+  text,
+  waitForStep,
+} from './support.js';
 
 /**
  * The hosted payment page (SPEC 4.8): a merchant creates an order with a returnUrl, sends the
@@ -133,7 +147,10 @@ describe('hosted payment page — back to the shop', () => {
       expect(await text(page)).toContain('insufficient funds');
       await shot(page, 'hpp-decline-result');
       // Without a cancelUrl, Cancel goes to the returnUrl too; either way the shop gets the orderRef.
-      await page.getByTestId('back-to-shop').click({ noWaitAfter: true }).catch(() => undefined);
+      await page
+        .getByTestId('back-to-shop')
+        .click({ noWaitAfter: true })
+        .catch(() => undefined);
       await expectBackAtShop(page, order, '/thanks');
     });
     const paid = await getOrder(order);

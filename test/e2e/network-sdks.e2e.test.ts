@@ -1,7 +1,22 @@
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { VISA_ASSIGNED_KID } from './fakes/fake-network-server.js';
-import { api, createCheckout, e2e, enterOtp, expectNoLeaks, getOrder, launchBrowser, open, result, scenario, signInByEmail, signInByMobile, text, waitForStep } from './support.js';
+import {
+  api,
+  createCheckout,
+  e2e,
+  enterOtp,
+  expectNoLeaks,
+  getOrder,
+  launchBrowser,
+  open,
+  result,
+  scenario,
+  signInByEmail,
+  signInByMobile,
+  text,
+  waitForStep,
+} from './support.js';
 
 /**
  * The hosted page for PRODUCTION merchants, with the network SDK adapters (web/src/sdk/visa-sdk.ts,
@@ -87,7 +102,10 @@ async function signIn(page: Page, how: 'email' | 'mobile'): Promise<void> {
 }
 
 async function addCard(page: Page, pan: string, expiry: string, name: string): Promise<void> {
-  await page.getByRole('button', { name: /Add a new card|Add a card/ }).first().click();
+  await page
+    .getByRole('button', { name: /Add a new card|Add a card/ })
+    .first()
+    .click();
   await waitForStep(page, 'add-card');
   await page.getByLabel('Card number').fill(pan);
   await page.getByLabel('Expiry date').fill(expiry);
@@ -144,8 +162,14 @@ describe.each(['visa', 'mastercard'] as const)('production merchant with the %s 
       expect(await result(page)).toBe('success');
       await expectNoLeaks(page);
 
-      expect(toFake.some((r) => r.url().startsWith(fakes()[network].sdkUrl)), 'the SDK came from the fake origin').toBe(true);
-      expect(sentBodies.some((b) => b.url.includes('/sandbox/')), 'the sandbox network is never called').toBe(false);
+      expect(
+        toFake.some((r) => r.url().startsWith(fakes()[network].sdkUrl)),
+        'the SDK came from the fake origin',
+      ).toBe(true);
+      expect(
+        sentBodies.some((b) => b.url.includes('/sandbox/')),
+        'the sandbox network is never called',
+      ).toBe(false);
       const sdkResult = sentCheckout(sentBodies);
       if (network === 'visa') expect(sdkResult).toMatchObject({ actionCode: 'SUCCESS' });
       else expect(sdkResult).toMatchObject({ checkoutActionCode: 'COMPLETE', network: 'mastercard' });
@@ -193,7 +217,7 @@ describe.each(['visa', 'mastercard'] as const)('production merchant with the %s 
   });
 });
 
-describe('leaving the network\'s DCF', () => {
+describe("leaving the network's DCF", () => {
   it('mastercard: Cancel in the DCF window → back to the card list, nothing charged, then the same card pays', async () => {
     const checkout = await createCheckout({ outletId: MERCHANTS.mastercard.outletId, value: 2500 });
     await scenario(browser, 'network-mastercard-dcf-cancel', async ({ page }) => {
@@ -222,7 +246,12 @@ describe('the page CSP with network SDKs configured', () => {
       const violations = await watchCsp(page);
       const response = await page.goto(checkout.checkoutUrl);
       const csp = response!.headers()['content-security-policy']!;
-      const directives = new Map(csp.split(';').map((part) => part.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+      const directives = new Map(
+        csp
+          .split(';')
+          .map((part) => part.trim().split(/\s+/))
+          .map(([name, ...values]) => [name!, values]),
+      );
       const origins = [fakes().visa.origin, fakes().mastercard.origin].sort();
       for (const name of ['script-src', 'connect-src']) {
         expect([...directives.get(name)!].sort(), name).toEqual(["'self'", ...origins].sort());
@@ -241,7 +270,14 @@ describe('the page CSP with network SDKs configured', () => {
         document.head.appendChild(script);
         void fetch('http://127.0.0.1:9/not-configured').catch(() => undefined);
       });
-      await expect.poll(violations).toEqual(expect.arrayContaining([expect.stringMatching(/^script-src(-elem)? http:\/\/127\.0\.0\.1:9/), expect.stringMatching(/^connect-src http:\/\/127\.0\.0\.1:9/)]));
+      await expect
+        .poll(violations)
+        .toEqual(
+          expect.arrayContaining([
+            expect.stringMatching(/^script-src(-elem)? http:\/\/127\.0\.0\.1:9/),
+            expect.stringMatching(/^connect-src http:\/\/127\.0\.0\.1:9/),
+          ]),
+        );
     });
   });
 });

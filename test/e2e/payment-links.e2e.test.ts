@@ -29,7 +29,12 @@ interface Link {
 const linksPath = () => `/transactions/outlets/${e2e().outletId}/payment-links`;
 
 async function createLink(body: Record<string, unknown> = {}): Promise<Link> {
-  const created = await api<Link>('POST', linksPath(), e2e().tokens.tenant, { action: 'AUTH', amount: { currencyCode: 'AED', value: 4200 }, description: 'E2E link', ...body });
+  const created = await api<Link>('POST', linksPath(), e2e().tokens.tenant, {
+    action: 'AUTH',
+    amount: { currencyCode: 'AED', value: 4200 },
+    description: 'E2E link',
+    ...body,
+  });
   expect(created.status, 'create payment link').toBe(201);
   return created.body;
 }

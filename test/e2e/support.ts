@@ -43,7 +43,11 @@ export async function createCheckout(options: { value?: number; currencyCode?: s
     ...(options.reference ? { merchantOrderReference: options.reference } : {}),
   });
   expect(order.status, 'create order').toBe(201);
-  const session = await api<{ sessionToken: string; checkoutUrl: string }>('POST', `/transactions/outlets/${outletId}/orders/${order.body.orderRef}/hosted-sessions`, tokens.tenant);
+  const session = await api<{ sessionToken: string; checkoutUrl: string }>(
+    'POST',
+    `/transactions/outlets/${outletId}/orders/${order.body.orderRef}/hosted-sessions`,
+    tokens.tenant,
+  );
   expect(session.status, 'create hosted session').toBe(201);
   return { outletId, orderRef: order.body.orderRef, checkoutUrl: session.body.checkoutUrl, sessionToken: session.body.sessionToken };
 }
@@ -64,7 +68,16 @@ export async function getOrder(checkout: Pick<Checkout, 'outletId' | 'orderRef'>
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
     executablePath: '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 

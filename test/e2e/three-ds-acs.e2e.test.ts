@@ -1,7 +1,22 @@
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chooseCardAndPay, createCheckout, e2e, enterOtp, expectNoLeaks, getOrder, launchBrowser, open, result, scenario, signInByEmail, text, waitForStep, type Scenario } from './support.js';
+import {
+  chooseCardAndPay,
+  createCheckout,
+  e2e,
+  enterOtp,
+  expectNoLeaks,
+  getOrder,
+  launchBrowser,
+  open,
+  result,
+  scenario,
+  signInByEmail,
+  text,
+  waitForStep,
+  type Scenario,
+} from './support.js';
 
 /**
  * The 3DS challenge as EMV 3DS 2.2's browser flow with an ACS on another origin (SPEC 4.10,

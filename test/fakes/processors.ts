@@ -6,7 +6,12 @@ import { startCheckoutComFake, type CheckoutComFake } from './checkout-com/fake.
  * merchants locally: point an Adyen merchant's adapter at `adyen.url` (its apiKey, merchant
  * account and HMAC key are on the object) and a Checkout.com one at `checkoutCom.url`.
  */
-export async function startProcessorFakes(options: { adyenNotificationUrl?: string } = {}): Promise<{ adyen: AdyenFake; checkoutCom: CheckoutComFake; close(): Promise<void> }> {
-  const [adyen, checkoutCom] = await Promise.all([startAdyenFake(options.adyenNotificationUrl ? { notificationUrl: options.adyenNotificationUrl } : {}), startCheckoutComFake()]);
+export async function startProcessorFakes(
+  options: { adyenNotificationUrl?: string } = {},
+): Promise<{ adyen: AdyenFake; checkoutCom: CheckoutComFake; close(): Promise<void> }> {
+  const [adyen, checkoutCom] = await Promise.all([
+    startAdyenFake(options.adyenNotificationUrl ? { notificationUrl: options.adyenNotificationUrl } : {}),
+    startCheckoutComFake(),
+  ]);
   return { adyen, checkoutCom, close: async () => void (await Promise.all([adyen.close(), checkoutCom.close()])) };
 }

@@ -159,7 +159,11 @@ describe('the lease-holding process is killed', () => {
     let output = '';
     holder.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     holder.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await until(() => Promise.resolve(output.includes('ACQUIRER_ANSWERED')), 60_000, () => output);
+    await until(
+      () => Promise.resolve(output.includes('ACQUIRER_ANSWERED')),
+      60_000,
+      () => output,
+    );
     holder.kill('SIGKILL');
     expect(await acquirerCalls(world.paymentRef)).toBe(1);
 

@@ -28,9 +28,30 @@ type Ids = Awaited<ReturnType<typeof authorizedWorld>>;
 type Call = (w: Ids, token: string, key: Record<string, string>) => ReturnType<typeof capture>;
 
 const CASES: { kind: string; list: 'captures' | 'refunds' | 'reversal'; world: () => Promise<Ids>; call: Call; status: number; after: string }[] = [
-  { kind: 'capture', list: 'captures', world: () => authorizedWorld({ amount: 1000 }), call: (w, t, h) => capture(w, t, aed(600), { headers: h }), status: 201, after: 'PARTIALLY_CAPTURED' },
-  { kind: 'refund', list: 'refunds', world: () => authorizedWorld({ action: 'PURCHASE', amount: 1000 }), call: (w, t, h) => refund(w, t, aed(400), { headers: h }), status: 201, after: 'PARTIALLY_REFUNDED' },
-  { kind: 'reversal', list: 'reversal', world: () => authorizedWorld({ amount: 1000 }), call: (w, t, h) => reverse(w, t, { headers: h }), status: 200, after: 'REVERSED' },
+  {
+    kind: 'capture',
+    list: 'captures',
+    world: () => authorizedWorld({ amount: 1000 }),
+    call: (w, t, h) => capture(w, t, aed(600), { headers: h }),
+    status: 201,
+    after: 'PARTIALLY_CAPTURED',
+  },
+  {
+    kind: 'refund',
+    list: 'refunds',
+    world: () => authorizedWorld({ action: 'PURCHASE', amount: 1000 }),
+    call: (w, t, h) => refund(w, t, aed(400), { headers: h }),
+    status: 201,
+    after: 'PARTIALLY_REFUNDED',
+  },
+  {
+    kind: 'reversal',
+    list: 'reversal',
+    world: () => authorizedWorld({ amount: 1000 }),
+    call: (w, t, h) => reverse(w, t, { headers: h }),
+    status: 200,
+    after: 'REVERSED',
+  },
 ];
 
 describe('an operation whose reservation landed after its 503 is performed by the same request coming back', () => {

@@ -30,10 +30,19 @@ beforeAll(async () => {
 const CANCELLED = 'The payment link of this order was cancelled.';
 const UNDER_WAY = 'A payment of this link is under way; it cannot be cancelled now.';
 
-const updateWith = (text: string): Matcher => (r) => dynamoOperation('UpdateItem')(r) && r.body.includes(text);
+const updateWith =
+  (text: string): Matcher =>
+  (r) =>
+    dynamoOperation('UpdateItem')(r) && r.body.includes(text);
 const cancelWrite = updateWith('SET cancelledAt = :at');
-const linkRead = (linkRef: string): Matcher => (r) => dynamoOperation('GetItem')(r) && r.body.includes(`LINK#${linkRef}`);
-const orderRead = (orderRef: string): Matcher => (r) => dynamoOperation('Query')(r) && r.body.includes(`ORDER#${orderRef}`);
+const linkRead =
+  (linkRef: string): Matcher =>
+  (r) =>
+    dynamoOperation('GetItem')(r) && r.body.includes(`LINK#${linkRef}`);
+const orderRead =
+  (orderRef: string): Matcher =>
+  (r) =>
+    dynamoOperation('Query')(r) && r.body.includes(`ORDER#${orderRef}`);
 const leaseRelease = updateWith('#state = :processing AND leaseId = :leaseId');
 const finalMark = updateWith('cancelFinalAt');
 
@@ -41,7 +50,11 @@ const finalMark = updateWith('cancelFinalAt');
 async function openedLink() {
   const linkRef = await newLinkRef(outletId, token);
   const session = await sessionOf(await openPaymentLink(linkRef));
-  const order = await invoke(getOrder, { path: `/transactions/outlets/${outletId}/orders/${session.orderRef}`, pathParameters: { outletId, orderRef: session.orderRef }, token: session.token });
+  const order = await invoke(getOrder, {
+    path: `/transactions/outlets/${outletId}/orders/${session.orderRef}`,
+    pathParameters: { outletId, orderRef: session.orderRef },
+    token: session.token,
+  });
   const ids = { outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef as string };
   return { linkRef, session, ids };
 }
@@ -115,7 +128,11 @@ describe('a cancel and a payment crossing under a stalled DynamoDB: each answer 
     dynamo.delay(0);
     for (const race of races) {
       const state = await linkState(race.linkRef);
-      const story = JSON.stringify({ state, cancel: [race.cancelled.status, race.cancelled.body.detail], pay: [race.paid.status, race.paid.body.detail ?? race.paid.body.state] });
+      const story = JSON.stringify({
+        state,
+        cancel: [race.cancelled.status, race.cancelled.body.detail],
+        pay: [race.paid.status, race.paid.body.detail ?? race.paid.body.state],
+      });
       if (race.cancelled.status === 200) {
         expect(state, story).toBe('CANCELLED');
         expect([race.paid.status, race.paid.body.detail], story).toEqual([409, CANCELLED]);

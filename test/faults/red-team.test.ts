@@ -200,7 +200,14 @@ describe('a lease holder that died with its credential', () => {
     paymentDeps.settings.leaseMs = 200; // abandoned = expired, then one more lease period
     const payment = (await paymentRepository.get(world.orderRef, world.paymentRef))!;
     // A holder that took the lease for a checkout response nobody has any more (tab closed), then died.
-    await paymentRepository.acquireLease(payment, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost' });
+    await paymentRepository.acquireLease(payment, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'dead-holder',
+      leaseUntil: Date.now() + 200,
+      now: Date.now(),
+      credential: 'checkout:lost',
+    });
     await sleep(300);
     expect(await acquirerRecord(world.paymentRef)).toBeUndefined(); // lookup would say: never performed
     for (let attempt = 0; attempt < 2; attempt += 1) {
@@ -219,12 +226,28 @@ describe('a lease holder that died after the acquirer approved, and never came b
     paymentDeps.settings.leaseMs = 200;
     const payment = (await paymentRepository.get(world.orderRef, world.paymentRef))!;
     const masked = { type: 'CLICK_TO_PAY' as const, brand: 'VISA', tokenLastFour: '3478', expiry: '2029-12' };
-    await paymentRepository.acquireLease(payment, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost', masked });
-    await realAuthorize.call(authorizer, {
-      idempotencyKey: world.paymentRef,
-      credential: { kind: 'token', number: '4895370012003478', expiryMonth: '12', expiryYear: '2029', cryptogram: 'x' },
-      brand: 'VISA', eci: '05', amount: payment.amount, capture: false, payerIp: undefined,
-    }, AbortSignal.timeout(5_000));
+    await paymentRepository.acquireLease(payment, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'dead-holder',
+      leaseUntil: Date.now() + 200,
+      now: Date.now(),
+      credential: 'checkout:lost',
+      masked,
+    });
+    await realAuthorize.call(
+      authorizer,
+      {
+        idempotencyKey: world.paymentRef,
+        credential: { kind: 'token', number: '4895370012003478', expiryMonth: '12', expiryYear: '2029', cryptogram: 'x' },
+        brand: 'VISA',
+        eci: '05',
+        amount: payment.amount,
+        capture: false,
+        payerIp: undefined,
+      },
+      AbortSignal.timeout(5_000),
+    );
     await sleep(450);
     const other = await pay(world, token, await checkoutResponse({ card: 'mastercard-world' }));
     expect(other.status).toBe(409);
@@ -257,4 +280,3 @@ describe('logs', () => {
     expect(String(redact('card 4111.1111.1111.1111'))).not.toContain('4111.1111.1111.1111');
   });
 });
-

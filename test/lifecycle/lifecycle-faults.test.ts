@@ -163,7 +163,11 @@ describe('lifecycle operations under acquirer faults: at most once, nothing lost
     vi.spyOn(authorizer, 'modify').mockResolvedValueOnce({ approved: false, declineCode: 'REFUND_NOT_ALLOWED', reason: 'Refused by issuer' });
     const declined = await refund(w, token, aed(500));
     expect(declined.status).toBe(201);
-    expect(declined.body).toMatchObject({ state: 'CAPTURED', refundedAmount: { value: 0 }, refunds: [{ state: 'FAILED', failure: { code: 'REFUND_NOT_ALLOWED' } }] });
+    expect(declined.body).toMatchObject({
+      state: 'CAPTURED',
+      refundedAmount: { value: 0 },
+      refunds: [{ state: 'FAILED', failure: { code: 'REFUND_NOT_ALLOWED' } }],
+    });
     expect((await refund(w, token, aed(500))).body.state).toBe('REFUNDED');
   });
 
@@ -188,7 +192,14 @@ describe('a reservation that landed but was never sent (SPEC 4.13 "Operations af
   async function landedReservation(w: Awaited<ReturnType<typeof authorizedWorld>>, ref: string, amount: number) {
     const payment = (await lifecycleDeps.payments.get(w.orderRef, w.paymentRef))!;
     const at = Date.now();
-    return lifecycleDeps.operations.reserve(payment, ref, { kind: 'CAPTURE', amount, state: 'PENDING', at: new Date(at).toISOString(), attemptId: randomUUID(), inFlightUntil: at + 20_000 });
+    return lifecycleDeps.operations.reserve(payment, ref, {
+      kind: 'CAPTURE',
+      amount,
+      state: 'PENDING',
+      at: new Date(at).toISOString(),
+      attemptId: randomUUID(),
+      inFlightUntil: at + 20_000,
+    });
   }
 
   /** The acquirer answers after `ms`, so that concurrent requests overlap its call. */
@@ -205,7 +216,9 @@ describe('a reservation that landed but was never sent (SPEC 4.13 "Operations af
     const ref = randomUUID();
     await landedReservation(w, ref, 300);
     const modify = slowAcquirer(150);
-    const results = await Promise.allSettled([1, 2, 3].map(() => modifyPayment(lifecycleDeps, platform, ids(w), { kind: 'CAPTURE', ref, amount: { currencyCode: 'AED', value: 300 } }, facts)));
+    const results = await Promise.allSettled(
+      [1, 2, 3].map(() => modifyPayment(lifecycleDeps, platform, ids(w), { kind: 'CAPTURE', ref, amount: { currencyCode: 'AED', value: 300 } }, facts)),
+    );
     expect(modify).toHaveBeenCalledTimes(1);
     expect(results.some((r) => r.status === 'fulfilled' && r.value.operations?.[ref]?.state === 'SUCCEEDED')).toBe(true);
     for (const r of results) {
@@ -213,7 +226,7 @@ describe('a reservation that landed but was never sent (SPEC 4.13 "Operations af
       else expect(r.reason).toBeInstanceOf(AuthorizationUnavailableError);
     }
     expect(await acquirerRecord(ref)).toMatchObject({ calls: 1 });
-    expect((await lifecycleDeps.payments.get(w.orderRef, w.paymentRef))).toMatchObject({ state: 'PARTIALLY_CAPTURED', capturedAmount: 300 });
+    expect(await lifecycleDeps.payments.get(w.orderRef, w.paymentRef)).toMatchObject({ state: 'PARTIALLY_CAPTURED', capturedAmount: 300 });
   });
 
   it('the original request, still between its reservation and its claim, loses the claim to a retry: it answers the retry’s result, one call', async () => {
@@ -239,8 +252,15 @@ describe('a reservation that landed but was never sent (SPEC 4.13 "Operations af
     const ref = randomUUID();
     const reserved = await landedReservation(w, ref, 250);
     const before = reserved.operations![ref]!;
-    await lifecycleDeps.operations.claim(reserved, ref, { sentBy: randomUUID(), sentAt: new Date().toISOString(), inFlightUntil: Date.now() + 20_000, attemptId: before.attemptId! });
-    await expect(lifecycleDeps.operations.fail(reserved, ref, before, { code: 'NOT_PERFORMED', reason: 'late' }, new Date().toISOString())).rejects.toBeInstanceOf(StoreConflictError);
+    await lifecycleDeps.operations.claim(reserved, ref, {
+      sentBy: randomUUID(),
+      sentAt: new Date().toISOString(),
+      inFlightUntil: Date.now() + 20_000,
+      attemptId: before.attemptId!,
+    });
+    await expect(
+      lifecycleDeps.operations.fail(reserved, ref, before, { code: 'NOT_PERFORMED', reason: 'late' }, new Date().toISOString()),
+    ).rejects.toBeInstanceOf(StoreConflictError);
     const now = (await lifecycleDeps.payments.get(w.orderRef, w.paymentRef))!;
     expect(now.operations![ref]).toMatchObject({ state: 'PENDING' });
     expect(now.capturable).toBe(750);
@@ -250,7 +270,12 @@ describe('a reservation that landed but was never sent (SPEC 4.13 "Operations af
     const w = await authorizedWorld({ amount: 1000 });
     const ref = randomUUID();
     const reserved = await landedReservation(w, ref, 250);
-    const send = () => ({ sentBy: randomUUID(), sentAt: new Date().toISOString(), inFlightUntil: Date.now() + 20_000, attemptId: reserved.operations![ref]!.attemptId! });
+    const send = () => ({
+      sentBy: randomUUID(),
+      sentAt: new Date().toISOString(),
+      inFlightUntil: Date.now() + 20_000,
+      attemptId: reserved.operations![ref]!.attemptId!,
+    });
     const claims = await Promise.allSettled([1, 2, 3, 4].map(() => lifecycleDeps.operations.claim(reserved, ref, send())));
     expect(claims.filter((c) => c.status === 'fulfilled')).toHaveLength(1);
     expect(claims.filter((c) => c.status === 'rejected').every((c) => (c as PromiseRejectedResult).reason instanceof StoreConflictError)).toBe(true);

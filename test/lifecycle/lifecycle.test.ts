@@ -25,7 +25,7 @@ describe('4.11 captures', () => {
       [200, 'SUCCEEDED'],
       [500, 'SUCCEEDED'],
     ]);
-    for (const c of rest.body.captures) expect((await acquirerRecord(c.captureRef))).toMatchObject({ operation: 'CAPTURE', calls: 1, paymentRef: w.paymentRef });
+    for (const c of rest.body.captures) expect(await acquirerRecord(c.captureRef)).toMatchObject({ operation: 'CAPTURE', calls: 1, paymentRef: w.paymentRef });
     const order = await readOrderAs(w, token);
     expect(order.body.state).toBe('CAPTURED'); // the order follows its payment
     expect(order.body.payments[0]).toMatchObject({ state: 'CAPTURED', capturedAmount: { value: 1000 } });
@@ -46,7 +46,13 @@ describe('4.11 captures', () => {
     const w = await seedWorld();
     const started = await capture(w, token, aed(100));
     expect([started.status, started.body.code]).toEqual([409, 'PAYMENT_STATE_CONFLICT']);
-    for (const body of [{ amount: { currencyCode: 'AED', value: 0 } }, { amount: { currencyCode: 'AED', value: -5 } }, { amount: { currencyCode: 'AED', value: 1.5 } }, { amount: 5 }, { extra: true }]) {
+    for (const body of [
+      { amount: { currencyCode: 'AED', value: 0 } },
+      { amount: { currencyCode: 'AED', value: -5 } },
+      { amount: { currencyCode: 'AED', value: 1.5 } },
+      { amount: 5 },
+      { extra: true },
+    ]) {
       const bad = await capture(w, token, body);
       expect([bad.status, bad.body.code], JSON.stringify(body)).toEqual([400, 'INVALID_REQUEST']);
     }
@@ -128,7 +134,11 @@ describe('4.13 refunds', () => {
   it('a PURCHASE is CAPTURED at authorization and can be refunded', async () => {
     const w = await authorizedWorld({ action: 'PURCHASE', amount: 700 });
     const order = await readOrderAs(w, token);
-    expect(paymentResource.parse(order.body.payments[0])).toMatchObject({ state: 'CAPTURED', capturedAmount: { value: 700 }, captures: [{ captureRef: w.paymentRef, state: 'SUCCEEDED' }] });
+    expect(paymentResource.parse(order.body.payments[0])).toMatchObject({
+      state: 'CAPTURED',
+      capturedAmount: { value: 700 },
+      captures: [{ captureRef: w.paymentRef, state: 'SUCCEEDED' }],
+    });
     expect((await capture(w, token, aed(1))).body.code).toBe('PAYMENT_STATE_CONFLICT');
     const refunded = await refund(w, token);
     expect(refunded.body).toMatchObject({ state: 'REFUNDED', refundedAmount: { value: 700 } });

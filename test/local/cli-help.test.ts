@@ -32,7 +32,10 @@ describe.each(CLIS)('$script', ({ file, usage }) => {
   }, 60_000);
 
   it('an unknown option or a stray argument is one line on stderr and exit 2', async () => {
-    for (const [args, message] of [[['--no-such-option'], "Unknown option '--no-such-option'"], [['stray'], "Unexpected argument 'stray'"]] as const) {
+    for (const [args, message] of [
+      [['--no-such-option'], "Unknown option '--no-such-option'"],
+      [['stray'], "Unexpected argument 'stray'"],
+    ] as const) {
       const result = await tsx(file, ...args);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
@@ -51,7 +54,17 @@ describe('the token and sandbox:checkout option checks', () => {
   }, 30_000);
 
   it('a bad value names the option', async () => {
-    const result = await tsx('infra/local/sandbox-checkout-cli.ts', '--order', 'o-1', '--outlet', 'demo-outlet', '--scheme', 'amex', '--api', 'http://127.0.0.1:9');
+    const result = await tsx(
+      'infra/local/sandbox-checkout-cli.ts',
+      '--order',
+      'o-1',
+      '--outlet',
+      'demo-outlet',
+      '--scheme',
+      'amex',
+      '--api',
+      'http://127.0.0.1:9',
+    );
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toBe('sandbox:checkout: --scheme must be visa or mastercard (see --help)\n');

@@ -18,7 +18,9 @@ beforeAll(async () => {
       const origin = request.headers.origin;
       const reflected = origin ? { 'access-control-allow-origin': origin, 'access-control-allow-credentials': 'true' } : {};
       if (request.method === 'OPTIONS') {
-        response.writeHead(origin ? 200 : 405, { 'content-type': 'application/problem+json', allow: 'GET, POST', ...reflected }).end('{"code":"METHOD_NOT_ALLOWED"}');
+        response
+          .writeHead(origin ? 200 : 405, { 'content-type': 'application/problem+json', allow: 'GET, POST', ...reflected })
+          .end('{"code":"METHOD_NOT_ALLOWED"}');
         return;
       }
       response.writeHead(request.url === '/created' ? 201 : 200, { 'content-type': 'application/json', 'x-request-id': 'r-1', ...reflected });
@@ -71,7 +73,11 @@ describe('corsAllowedOrigins not configured (the default, as deployed): no CORS 
 
   it('passes everything else through: status, body, headers, the caller’s Host', async () => {
     const base = await edge();
-    const response = await fetch(`${base}/created`, { method: 'POST', body: '{"a":1}', headers: { 'content-type': 'application/json', authorization: 'Bearer t' } });
+    const response = await fetch(`${base}/created`, {
+      method: 'POST',
+      body: '{"a":1}',
+      headers: { 'content-type': 'application/json', authorization: 'Bearer t' },
+    });
     expect(response.status).toBe(201);
     expect(await response.json()).toEqual({ echoed: '{"a":1}' });
     expect(response.headers.get('x-request-id')).toBe('r-1');
@@ -106,14 +112,17 @@ describe('corsAllowedOrigins configured: API Gateway’s behaviour with the depl
     expect(seen).toHaveLength(0);
   });
 
-  it.each(['https://evil.example', 'null', 'https://shop.example.com.evil.example', 'http://shop.example.com'])('Origin: %s (not listed) — preflight and GET carry none', async (origin) => {
-    const base = await edge(configured);
-    const options = await preflight(base, origin);
-    expect(options.status).toBe(204);
-    expect(corsHeadersOf(options)).toEqual([]);
-    const plain = await get(base, origin);
-    expect(corsHeadersOf(plain)).toEqual([]);
-  });
+  it.each(['https://evil.example', 'null', 'https://shop.example.com.evil.example', 'http://shop.example.com'])(
+    'Origin: %s (not listed) — preflight and GET carry none',
+    async (origin) => {
+      const base = await edge(configured);
+      const options = await preflight(base, origin);
+      expect(options.status).toBe(204);
+      expect(corsHeadersOf(options)).toEqual([]);
+      const plain = await get(base, origin);
+      expect(corsHeadersOf(plain)).toEqual([]);
+    },
+  );
 
   it('a request from a listed origin gets its origin and the exposed headers, never the integration’s credentials header', async () => {
     const base = await edge(configured);

@@ -68,7 +68,12 @@ async function errorName(promise: Promise<unknown>): Promise<string> {
 
 async function rawPost(url: string, target: string, body: string, headers: Record<string, string> = { authorization: 'AWS4-HMAC-SHA256 Credential=local/x' }) {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.1', 'x-amz-target': target, ...headers }, body });
-  return { status: res.status, contentType: res.headers.get('content-type'), errorType: res.headers.get('x-amzn-errortype'), body: (await res.json()) as Record<string, unknown> };
+  return {
+    status: res.status,
+    contentType: res.headers.get('content-type'),
+    errorType: res.headers.get('x-amzn-errortype'),
+    body: (await res.json()) as Record<string, unknown>,
+  };
 }
 
 describe('local KMS emulator (in-memory)', () => {
@@ -90,7 +95,9 @@ describe('local KMS emulator (in-memory)', () => {
   });
 
   it('creates RSA keys with KMS-shaped metadata', async () => {
-    const { KeyMetadata: md } = await kms.send(new CreateKeyCommand({ KeySpec: 'RSA_3072', KeyUsage: 'ENCRYPT_DECRYPT', Description: 'd', Tags: [{ TagKey: 'k', TagValue: 'v' }] }));
+    const { KeyMetadata: md } = await kms.send(
+      new CreateKeyCommand({ KeySpec: 'RSA_3072', KeyUsage: 'ENCRYPT_DECRYPT', Description: 'd', Tags: [{ TagKey: 'k', TagValue: 'v' }] }),
+    );
     expect(md).toMatchObject({
       Arn: `${ARN_PREFIX}key/${md!.KeyId}`,
       KeySpec: 'RSA_3072',
@@ -126,7 +133,10 @@ describe('local KMS emulator (in-memory)', () => {
       EncryptionAlgorithms: ['RSAES_OAEP_SHA_1', 'RSAES_OAEP_SHA_256'],
     });
 
-    for (const [hash, algorithm] of [['sha256', 'RSAES_OAEP_SHA_256'], ['sha1', 'RSAES_OAEP_SHA_1']] as const) {
+    for (const [hash, algorithm] of [
+      ['sha256', 'RSAES_OAEP_SHA_256'],
+      ['sha1', 'RSAES_OAEP_SHA_1'],
+    ] as const) {
       const secret = randomBytes(32);
       const out = await kms.send(new DecryptCommand({ KeyId: 'alias/key-a', CiphertextBlob: oaepEncrypt(pub, secret, hash), EncryptionAlgorithm: algorithm }));
       expect(Buffer.from(out.Plaintext!)).toEqual(secret);
@@ -264,7 +274,9 @@ describe('local KMS emulator (in-memory)', () => {
 
     it('maps algorithm, size, state and garbage errors like KMS', async () => {
       const { CiphertextBlob } = await kms.send(new EncryptCommand({ KeyId: sym, Plaintext: Buffer.from('s') }));
-      expect(await errorName(kms.send(new EncryptCommand({ KeyId: sym, Plaintext: Buffer.from('s'), EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe('InvalidKeyUsageException');
+      expect(await errorName(kms.send(new EncryptCommand({ KeyId: sym, Plaintext: Buffer.from('s'), EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe(
+        'InvalidKeyUsageException',
+      );
       expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe('InvalidKeyUsageException');
       expect(await errorName(kms.send(new EncryptCommand({ KeyId: sym, Plaintext: randomBytes(4097) })))).toBe('ValidationException');
       await kms.send(new EncryptCommand({ KeyId: sym, Plaintext: randomBytes(4096) }));
@@ -272,7 +284,9 @@ describe('local KMS emulator (in-memory)', () => {
       expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob: randomBytes(100) })))).toBe('InvalidCiphertextException');
       expect(await errorName(kms.send(new DecryptCommand({ KeyId: sym, CiphertextBlob: randomBytes(100) })))).toBe('InvalidCiphertextException');
       const rsaCiphertext = oaepEncrypt(await publicKey(kms, keyA), randomBytes(32), 'sha256');
-      expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob: rsaCiphertext, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe('InvalidCiphertextException');
+      expect(await errorName(kms.send(new DecryptCommand({ CiphertextBlob: rsaCiphertext, EncryptionAlgorithm: 'RSAES_OAEP_SHA_256' })))).toBe(
+        'InvalidCiphertextException',
+      );
       expect(await errorName(kms.send(new DecryptCommand({ KeyId: sym, CiphertextBlob: rsaCiphertext })))).toBe('InvalidCiphertextException');
       // An RSA key still refuses SYMMETRIC_DEFAULT.
       expect(await errorName(kms.send(new EncryptCommand({ KeyId: keyA, Plaintext: Buffer.from('s') })))).toBe('InvalidKeyUsageException');
@@ -309,7 +323,9 @@ describe('local KMS emulator (in-memory)', () => {
       const missing = await rawPost(server.url, 'TrentService.DescribeKey', '{}');
       expect(missing).toMatchObject({ status: 400, body: { __type: 'ValidationException' } });
       expect(missing.body.message).toContain("'keyId'");
-      expect((await rawPost(server.url, 'TrentService.Decrypt', JSON.stringify({ KeyId: keyA, CiphertextBlob: '!!' }))).body.__type).toBe('ValidationException');
+      expect((await rawPost(server.url, 'TrentService.Decrypt', JSON.stringify({ KeyId: keyA, CiphertextBlob: '!!' }))).body.__type).toBe(
+        'ValidationException',
+      );
     });
 
     it('rejects unknown operations', async () => {
@@ -336,7 +352,8 @@ describe('local KMS emulator persistence', () => {
       keyId = await createRsaKey(kms, 'alias/persisted');
       ciphertext = oaepEncrypt(await publicKey(kms, 'alias/persisted'), secret, 'sha256');
       await createSymmetricKey(kms, 'alias/persisted-symmetric');
-      symmetricCiphertext = (await kms.send(new EncryptCommand({ KeyId: 'alias/persisted-symmetric', Plaintext: secret, EncryptionContext: { k: 'v' } }))).CiphertextBlob!;
+      symmetricCiphertext = (await kms.send(new EncryptCommand({ KeyId: 'alias/persisted-symmetric', Plaintext: secret, EncryptionContext: { k: 'v' } })))
+        .CiphertextBlob!;
     } finally {
       kms.destroy();
       await first.close();

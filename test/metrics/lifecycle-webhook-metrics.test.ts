@@ -12,7 +12,6 @@ import { aed, authorizedWorld, capture, refund, reverse } from '../support/lifec
 import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
 
-
 /** Issue 11 item 3: captures, refunds, reversals and webhook deliveries by outcome. */
 let token: string;
 beforeAll(async () => {
@@ -24,8 +23,7 @@ afterEach(async () => {
   await Promise.all(closers.splice(0).map((close) => close()));
 });
 
-const counted = (spy: { mock: { calls: unknown[][] } }, name: string) =>
-  spy.mock.calls.filter(([n]) => n === name).map(([, dims]) => dims);
+const counted = (spy: { mock: { calls: unknown[][] } }, name: string) => spy.mock.calls.filter(([n]) => n === name).map(([, dims]) => dims);
 
 describe('lifecycle metrics', () => {
   it('a capture, a refund and a reversal each count once as succeeded', async () => {
@@ -57,7 +55,9 @@ describe('webhook delivery metrics', () => {
     let clock = Date.now();
     const deps: OutboxWorkerDeps = outboxWorker({
       store: events,
-      endpoints: { endpointFor: async (merchant) => (merchant === w.merchantRef ? { enabled: true, allowLoopback: true, url: receiver.url, secrets } : undefined) },
+      endpoints: {
+        endpointFor: async (merchant) => (merchant === w.merchantRef ? { enabled: true, allowLoopback: true, url: receiver.url, secrets } : undefined),
+      },
       sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
       now: () => clock,
       settings: { retryDelaysMs, claimMs: 15_000 },

@@ -48,7 +48,11 @@ async function network() {
 }
 
 /** The delivery worker (webhooks unconfigured) with the sandbox network client and a clock the test moves. */
-function worker(url: string, retryDelaysMs: readonly number[] = [5_000, 30_000], networkClients: Record<string, NetworkClient> = { sandbox: new SandboxNetworkClient(url, 1_000) }): OutboxWorkerDeps {
+function worker(
+  url: string,
+  retryDelaysMs: readonly number[] = [5_000, 30_000],
+  networkClients: Record<string, NetworkClient> = { sandbox: new SandboxNetworkClient(url, 1_000) },
+): OutboxWorkerDeps {
   clock = Date.now();
   return outboxWorker({
     store: events,
@@ -65,12 +69,19 @@ const sweepAll = (deps: OutboxWorkerDeps) => sweep(deps, logger, { perShard: 100
 async function checkoutPayment(options: { action?: OrderAction; amount?: number; scheme?: 'visa' | 'mastercard'; eci?: string } = {}) {
   const scheme = options.scheme ?? 'mastercard';
   const merchant = await seedMerchant();
-  const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, {
-    action: options.action ?? 'AUTH',
-    amount: { currencyCode: 'AED', value: options.amount ?? 1000 },
-  });
+  const order = await createOrder(
+    { config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource },
+    { kind: 'platform', subject: 'seed', permissions: new Set() },
+    merchant.outletId,
+    {
+      action: options.action ?? 'AUTH',
+      amount: { currencyCode: 'AED', value: options.amount ?? 1000 },
+    },
+  );
   const world = { ...merchant, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
-  const sdkResult = await checkoutResponse(scheme === 'mastercard' ? { scheme, card: 'mastercard-world', signingKey: sandboxSigningKey('ES256'), ...(options.eci ? { eci: options.eci } : {}) } : {});
+  const sdkResult = await checkoutResponse(
+    scheme === 'mastercard' ? { scheme, card: 'mastercard-world', signingKey: sandboxSigningKey('ES256'), ...(options.eci ? { eci: options.eci } : {}) } : {},
+  );
   const jws = sdkResult.checkoutResponse as string;
   const payload = JSON.parse(Buffer.from(jws.split('.')[1]!, 'base64url').toString('utf8')) as { srcCorrelationId: string; srciTransactionId: string };
   const response = await pay(world, token, sdkResult);
@@ -163,15 +174,25 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
     expect(visa.response.body.paymentMethod.brand).toBe('VISA');
     const direct = await authorizedWorld();
     const mcDirect = await seedMerchant({}, { directWallet: true });
-    const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource }, { kind: 'platform', subject: 'seed', permissions: new Set() }, mcDirect.outletId, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } });
+    const order = await createOrder(
+      { config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource },
+      { kind: 'platform', subject: 'seed', permissions: new Set() },
+      mcDirect.outletId,
+      { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } },
+    );
     const mcWorld = { ...mcDirect, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
-    const paid = await payDirectly(mcWorld, token, tokenData({ token: { paymentToken: '5204731600014792', tokenExpirationMonth: '08', tokenExpirationYear: '2030' }, brand: 'MASTERCARD', eci: '02' }));
+    const paid = await payDirectly(
+      mcWorld,
+      token,
+      tokenData({ token: { paymentToken: '5204731600014792', tokenExpirationMonth: '08', tokenExpirationYear: '2030' }, brand: 'MASTERCARD', eci: '02' }),
+    );
     expect(paid.body).toMatchObject({ state: 'AUTHORISED', paymentMethod: { type: 'DIRECT_WALLET', brand: 'MASTERCARD' } });
     expect(((await storedItem(paymentKey(mcWorld)))?.outbox as { kind?: string }[]).some((entry) => entry.kind)).toBe(false);
     await sweepAll(worker(server.url));
     expect(server.requests()).toBe(0);
     expect((await networkRecord(visa.srcCorrelationId)).receipts).toBe(0);
-    for (const merchantRef of [visa.world.merchantRef, direct.merchantRef, mcDirect.merchantRef]) expect(await confirmationRepository().list(merchantRef)).toEqual([]);
+    for (const merchantRef of [visa.world.merchantRef, direct.merchantRef, mcDirect.merchantRef])
+      expect(await confirmationRepository().list(merchantRef)).toEqual([]);
   });
 
   it('a 3DS step-up confirms nothing until 4.10 ends the checkout: authenticated → authorised, failed → declined', async () => {
@@ -189,15 +210,24 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
     clock = Date.now();
     await sweepAll(deps);
     const authorised = await networkRecord(passed.srcCorrelationId);
-    expect(authorised.confirmations.map((c) => [c.body.confirmationData.checkoutEventType, c.body.confirmationData.confirmationStatus, c.body.srciTransactionId])).toEqual([['01', '01', passed.srciTransactionId]]);
+    expect(
+      authorised.confirmations.map((c) => [c.body.confirmationData.checkoutEventType, c.body.confirmationData.confirmationStatus, c.body.srciTransactionId]),
+    ).toEqual([['01', '01', passed.srciTransactionId]]);
     const declined = await networkRecord(failed.srcCorrelationId);
-    expect(declined.confirmations.map((c) => [c.body.confirmationData.confirmationStatus, c.body.confirmationData.confirmationReason])).toEqual([['02', 'THREE_DS_FAILED']]);
+    expect(declined.confirmations.map((c) => [c.body.confirmationData.confirmationStatus, c.body.confirmationData.confirmationReason])).toEqual([
+      ['02', 'THREE_DS_FAILED'],
+    ]);
   });
 
   it('an abandoned Mastercard lease settled by a later attempt is confirmed with the SRC ids its lease recorded', async () => {
     const server = await network();
     const merchant = await seedMerchant();
-    const order = await createOrder({ config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource }, { kind: 'platform', subject: 'seed', permissions: new Set() }, merchant.outletId, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } });
+    const order = await createOrder(
+      { config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource },
+      { kind: 'platform', subject: 'seed', permissions: new Set() },
+      merchant.outletId,
+      { action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 } },
+    );
     const world = { ...merchant, orderRef: order.orderRef, paymentRef: (order.payments[0] as { paymentRef: string }).paymentRef };
     const leaseMs = paymentDeps.settings.leaseMs;
     paymentDeps.settings.leaseMs = 200; // abandoned = expired, then one more lease period
@@ -206,9 +236,26 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
       const masked = { type: 'CLICK_TO_PAY' as const, brand: 'MASTERCARD', tokenLastFour: '4792', expiry: '2030-08' };
       const srcCheckout = { network: 'sandbox', srcCorrelationId: `abandoned-${world.paymentRef}` };
       // A 4.3 attempt took the lease, the acquirer approved, and the holder died before its final write.
-      await paymentRepository.acquireLease(payment, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'dead-holder', leaseUntil: Date.now() + 200, now: Date.now(), credential: 'checkout:lost', masked, srcCheckout });
+      await paymentRepository.acquireLease(payment, {
+        from: 'STARTED',
+        requires: LEASE_RULE.fresh('STARTED'),
+        leaseId: 'dead-holder',
+        leaseUntil: Date.now() + 200,
+        now: Date.now(),
+        credential: 'checkout:lost',
+        masked,
+        srcCheckout,
+      });
       await authorizer.authorize(
-        { idempotencyKey: world.paymentRef, credential: { kind: 'token', number: '5204731600014792', expiryMonth: '08', expiryYear: '2030', cryptogram: 'x' }, brand: 'MASTERCARD', eci: '02', amount: payment.amount, capture: false, payerIp: undefined },
+        {
+          idempotencyKey: world.paymentRef,
+          credential: { kind: 'token', number: '5204731600014792', expiryMonth: '08', expiryYear: '2030', cryptogram: 'x' },
+          brand: 'MASTERCARD',
+          eci: '02',
+          amount: payment.amount,
+          capture: false,
+          payerIp: undefined,
+        },
         AbortSignal.timeout(5_000),
       );
       await new Promise((resolve) => setTimeout(resolve, 450));
@@ -261,12 +308,18 @@ describe('Mastercard confirmations are asynchronous and retried', () => {
     expect(response.body.state).toBe('AUTHORISED');
     expect(server.requests()).toBe(0); // nothing was sent in the request path
     const outbox = (await storedItem(paymentKey(world)))?.outbox as { kind?: string; id: string }[];
-    expect(outbox.filter((entry) => entry.kind === 'NETWORK_CONFIRMATION').map((entry) => entry.id)).toEqual([confirmationId(world.paymentRef, 'AUTHORISATION')]);
+    expect(outbox.filter((entry) => entry.kind === 'NETWORK_CONFIRMATION').map((entry) => entry.id)).toEqual([
+      confirmationId(world.paymentRef, 'AUTHORISATION'),
+    ]);
 
     const deps = worker(server.url);
     await sweepAll(deps); // the send times out (1 s): a failed attempt, due again later
     const id = confirmationId(world.paymentRef, 'AUTHORISATION');
-    expect(await confirmationRepository().get(world.merchantRef, id)).toMatchObject({ status: 'PENDING', failures: 1, attempts: [expect.objectContaining({ error: 'timeout' })] });
+    expect(await confirmationRepository().get(world.merchantRef, id)).toMatchObject({
+      status: 'PENDING',
+      failures: 1,
+      attempts: [expect.objectContaining({ error: 'timeout' })],
+    });
     server.thaw(); // the held request lands late: the network records it
     await vi.waitFor(async () => expect((await networkRecord(srcCorrelationId)).receipts).toBe(1));
     clock += 5_000;
@@ -302,6 +355,8 @@ describe('Mastercard confirmations are asynchronous and retried', () => {
     const stored = await confirmationRepository().get(world.merchantRef, confirmationId(world.paymentRef, 'AUTHORISATION'));
     expect(stored).toMatchObject({ status: 'FAILED', attempts: [expect.objectContaining({ error: 'no-network-client' })] });
     expect(server.requests()).toBe(0);
-    expect((await storedItem({ pk: `CONFIRMATIONS#${world.merchantRef}`, sk: `${CONFIRMATION_SK_PREFIX}${stored!.id}` }))?.body).toContain('"network":"sandbox"');
+    expect((await storedItem({ pk: `CONFIRMATIONS#${world.merchantRef}`, sk: `${CONFIRMATION_SK_PREFIX}${stored!.id}` }))?.body).toContain(
+      '"network":"sandbox"',
+    );
   });
 });

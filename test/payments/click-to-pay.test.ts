@@ -132,7 +132,10 @@ describe('exactly-once authorization', () => {
     const sdkResult = await checkoutResponse();
     const responses = await Promise.all(Array.from({ length: 50 }, () => pay(world, token, sdkResult)));
     const statuses = responses.map((r) => r.status);
-    expect(statuses.every((s) => s === 200 || s === 409), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(','),
+    ).toBe(true);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
     for (const r of responses.filter((r) => r.status === 409)) expect(r.body.code).toBe('PAYMENT_STATE_CONFLICT');
     expect(calls(world.paymentRef)).toBe(1);
@@ -179,7 +182,14 @@ describe('exactly-once authorization', () => {
   it('an expired lease is not taken over with another checkout response (409), and nothing is authorized', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1000, now, credential: 'checkout:someone-else' });
+    await paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'crashed',
+      leaseUntil: now - 1000,
+      now,
+      credential: 'checkout:someone-else',
+    });
     const other = await pay(world, token, await checkoutResponse());
     expect(other.status).toBe(409);
     expect(other.body.code).toBe('PAYMENT_STATE_CONFLICT');
@@ -190,7 +200,14 @@ describe('exactly-once authorization', () => {
   it('a live lease held by another attempt answers 409 with Retry-After and authorizes nothing', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:busy' });
+    await paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'busy',
+      leaseUntil: now + 60_000,
+      now,
+      credential: 'checkout:busy',
+    });
     const response = await pay(world, token, await checkoutResponse());
     expect(response.status).toBe(409);
     expect(response.body.detail).toMatch(/being processed/);
@@ -231,7 +248,11 @@ describe('sandbox authorizer outcomes (SPEC §5)', () => {
     expect(first.status).toBe(502);
     expect(first.body.code).toBe('AUTHORIZATION_UNAVAILABLE');
     expect(Number(first.headers['Retry-After'])).toBeGreaterThanOrEqual(1);
-    const order = await invoke(getOrder, { path: `/transactions/outlets/${world.outletId}/orders/${world.orderRef}`, pathParameters: { outletId: world.outletId, orderRef: world.orderRef }, token });
+    const order = await invoke(getOrder, {
+      path: `/transactions/outlets/${world.outletId}/orders/${world.orderRef}`,
+      pathParameters: { outletId: world.outletId, orderRef: world.orderRef },
+      token,
+    });
     expect(order.body.state).toBe('STARTED'); // the parked lease shows as the state it came from
 
     const early = await pay(world, token, sdkResult);

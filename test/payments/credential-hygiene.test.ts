@@ -50,7 +50,11 @@ describe('an expired token or card (SPEC 4.3 step 6): 422, the payment stays pay
   it('4.4: an expired card; the same payment then takes a valid one', async () => {
     const world = await seedWorld({}, { directWallet: true });
     const past = monthsFromNow(-2);
-    const refused = await payDirectly(world, token, tokenData({ token: { paymentToken: '4895370012003478', tokenExpirationMonth: past.month, tokenExpirationYear: past.year } }));
+    const refused = await payDirectly(
+      world,
+      token,
+      tokenData({ token: { paymentToken: '4895370012003478', tokenExpirationMonth: past.month, tokenExpirationYear: past.year } }),
+    );
     expect(refused.status).toBe(422);
     expect(refused.body.code).toBe('CHECKOUT_PAYLOAD_INVALID');
     expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.state).toBe('STARTED');
@@ -71,7 +75,11 @@ describe('Direct Wallet sealed for 3DS keeps only what 4.10 needs', () => {
   it('addresses and extra fields are dropped, the JWE stays small, and 4.10 completes', async () => {
     const world = await seedWorld({}, { directWallet: true });
     const bulky = { line1: 'x'.repeat(14_000), city: 'y'.repeat(14_000) }; // 56 KiB in all: under the body limit, over the JWE's
-    const awaiting = await payDirectly(world, token, tokenData({ eci: '07', billingAddress: bulky, shippingAddress: bulky, consumerEmailAddress: 'a@example.com' }));
+    const awaiting = await payDirectly(
+      world,
+      token,
+      tokenData({ eci: '07', billingAddress: bulky, shippingAddress: bulky, consumerEmailAddress: 'a@example.com' }),
+    );
     expect(awaiting.status, JSON.stringify(awaiting.body)).toBe(200);
     expect(awaiting.body.state).toBe('AWAIT_3DS');
     const pending = await paymentRepository.getPendingThreeDs(world.orderRef, world.paymentRef, Date.now());
@@ -90,7 +98,14 @@ describe('a Direct Wallet lease names its credential by a hash', () => {
     const now = Date.now();
     const credential = directWalletCredentialKey(world.paymentRef, toCredential(tokenData() as never));
     expect(credential).not.toContain('4895370012003478');
-    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
+    await paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'crashed',
+      leaseUntil: now - 1_000,
+      now,
+      credential,
+    });
     const other = await payDirectly(world, token, tokenData({ dynamicData: { dynamicDataValue: 'AnotherCryptogram=' } }));
     expect(other.status).toBe(409);
     const same = await payDirectly(world, token, tokenData());

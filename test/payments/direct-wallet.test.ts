@@ -7,7 +7,6 @@ import { answerChallenge, authorizerCalls, completeThreeDs, payDirectly } from '
 
 let token: string;
 
-
 beforeAll(async () => {
   token = await platformToken();
 });

@@ -29,7 +29,9 @@ async function finishedVersusStored(run: () => Promise<unknown>): Promise<Array<
     return returned;
   });
   await run();
-  return Promise.all(results.map(async ({ returned, ref, sentBack }) => ({ returned, stored: await paymentRepository.get(ref.orderRef, ref.paymentRef), sentBack })));
+  return Promise.all(
+    results.map(async ({ returned, ref, sentBack }) => ({ returned, stored: await paymentRepository.get(ref.orderRef, ref.paymentRef), sentBack })),
+  );
 }
 
 describe('the final write knows what it leaves', () => {

@@ -25,7 +25,14 @@ describe('lease transitions from a stale read', () => {
     const world = await seedWorld();
     const read = await paymentOf(world);
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
+    await paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'crashed',
+      leaseUntil: now - 1_000,
+      now,
+      credential,
+    });
     const lease = await takeLease(paymentDeps, read, claim);
     expect(lease.kind).toBe('held');
     expect(lease.kind === 'held' && lease.taken.takeover).toBe(true);
@@ -35,7 +42,14 @@ describe('lease transitions from a stale read', () => {
   it('read PROCESSING (an expired lease), but meanwhile given back: leased from STARTED, not a takeover', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential });
+    await paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'crashed',
+      leaseUntil: now - 1_000,
+      now,
+      credential,
+    });
     const read = await paymentOf(world);
     expect(read.state).toBe('PROCESSING');
     await paymentRepository.release(world, 'crashed', 'STARTED', Date.now());
@@ -47,7 +61,14 @@ describe('lease transitions from a stale read', () => {
     const world = await seedWorld();
     const read = await paymentOf(world);
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'busy', leaseUntil: now + 60_000, now, credential: 'checkout:other' });
+    await paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'busy',
+      leaseUntil: now + 60_000,
+      now,
+      credential: 'checkout:other',
+    });
     const failure = await takeLease(paymentDeps, read, claim).catch((error: { status: number; headers?: Record<string, string> }) => error);
     expect(failure).toMatchObject({ code: 'PAYMENT_STATE_CONFLICT', retryAfterMs: expect.any(Number) });
     expect((await paymentOf(world)).leaseId).toBe('busy');
@@ -56,8 +77,22 @@ describe('lease transitions from a stale read', () => {
   it('an expired lease of another credential is never taken over by the takeover condition', async () => {
     const world = await seedWorld();
     const now = Date.now();
-    await paymentRepository.acquireLease(world, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'crashed', leaseUntil: now - 1_000, now, credential: 'checkout:other' });
-    const taken = paymentRepository.acquireLease(world, { from: 'STARTED', leaseId: 'mine', leaseUntil: now + 30_000, now, credential, requires: LEASE_RULE.takeover('STARTED', credential, now) });
+    await paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      requires: LEASE_RULE.fresh('STARTED'),
+      leaseId: 'crashed',
+      leaseUntil: now - 1_000,
+      now,
+      credential: 'checkout:other',
+    });
+    const taken = paymentRepository.acquireLease(world, {
+      from: 'STARTED',
+      leaseId: 'mine',
+      leaseUntil: now + 30_000,
+      now,
+      credential,
+      requires: LEASE_RULE.takeover('STARTED', credential, now),
+    });
     await expect(taken).rejects.toMatchObject({ name: 'StoreConflictError' });
     expect((await paymentOf(world)).leaseId).toBe('crashed');
   });

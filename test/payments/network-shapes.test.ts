@@ -42,7 +42,11 @@ describe('real payload shapes through 4.3', () => {
     expect(header(sdkResult).iss).toBe(SANDBOX_MASTERCARD_ISS);
     const response = await pay(world, token, sdkResult);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    expect(response.body).toMatchObject({ state: 'AUTHORISED', eci: '02', paymentMethod: { brand: 'MASTERCARD', cryptogramType: 'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM' } });
+    expect(response.body).toMatchObject({
+      state: 'AUTHORISED',
+      eci: '02',
+      paymentMethod: { brand: 'MASTERCARD', cryptogramType: 'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM' },
+    });
   });
 
   it('Mastercard ECI 06 (payload fetched > 5 min after authentication) steps up under risk-based; 01 (attempted) does not', async () => {

@@ -11,8 +11,7 @@ import { PayloadKeyVault } from '../../lib/adapters/kms/payload-key-vault.js';
  * so any other length is refused (422) before KMS is asked; KMS errors caused by the input
  * are 422, only an unavailable KMS is 503.
  */
-const decryptCalls = (send: { mock: { calls: unknown[][] } }) =>
-  send.mock.calls.filter(([command]) => command instanceof DecryptCommand).length;
+const decryptCalls = (send: { mock: { calls: unknown[][] } }) => send.mock.calls.filter(([command]) => command instanceof DecryptCommand).length;
 
 function localVault() {
   const kms = new KMSClient({ endpoint: process.env.KMS_ENDPOINT, region: 'us-east-1' });
@@ -83,8 +82,7 @@ describe('PayloadKeyVault maps KMS errors by cause', () => {
     });
     return { kms: { send } as unknown as KMSClient, send };
   }
-  const kmsError = (name: string, fault: 'client' | 'server' = 'client') =>
-    Object.assign(new Error(`KMS said ${name}`), { name, $fault: fault });
+  const kmsError = (name: string, fault: 'client' | 'server' = 'client') => Object.assign(new Error(`KMS said ${name}`), { name, $fault: fault });
 
   it.each([
     ['ValidationException', CheckoutDecryptionFailedError],
@@ -105,7 +103,9 @@ describe('PayloadKeyVault maps KMS errors by cause', () => {
     const kid = await vault.currentKid();
     await expect(vault.unwrap(kid, 'RSA-OAEP-256', new Uint8Array(256))).rejects.toBeInstanceOf(expected);
     const header = Buffer.from(JSON.stringify({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid })).toString('base64url');
-    const jwe = [header, Buffer.alloc(256).toString('base64url'), Buffer.alloc(12).toString('base64url'), 'AA', Buffer.alloc(16).toString('base64url')].join('.');
+    const jwe = [header, Buffer.alloc(256).toString('base64url'), Buffer.alloc(12).toString('base64url'), 'AA', Buffer.alloc(16).toString('base64url')].join(
+      '.',
+    );
     await expect(decryptCheckoutJwe(jwe, vault)).rejects.toBeInstanceOf(expected);
   });
 
@@ -116,7 +116,10 @@ describe('PayloadKeyVault maps KMS errors by cause', () => {
   });
 
   it('GetPublicKey ValidationException is our configuration (500), not the caller’s input', async () => {
-    const { kms } = fakeKms(async () => ({}), async () => Promise.reject(kmsError('ValidationException')));
+    const { kms } = fakeKms(
+      async () => ({}),
+      async () => Promise.reject(kmsError('ValidationException')),
+    );
     await expect(new PayloadKeyVault(kms, ['not a key id']).publicKeys()).rejects.toBeInstanceOf(InternalError);
   });
 

@@ -24,7 +24,11 @@ function recordReads() {
   vi.spyOn(documentClient, 'send').mockImplementation(((command: { constructor: { name: string }; input: Record<string, any> }, options?: unknown) => {
     const { input } = command;
     const tables = input.RequestItems ? Object.keys(input.RequestItems).sort() : [input.TableName];
-    sent.push({ command: command.constructor.name, tables, consistent: input.ConsistentRead ?? Object.values<any>(input.RequestItems ?? {})[0]?.ConsistentRead });
+    sent.push({
+      command: command.constructor.name,
+      tables,
+      consistent: input.ConsistentRead ?? Object.values<any>(input.RequestItems ?? {})[0]?.ConsistentRead,
+    });
     return original(command, options);
   }) as never);
   const reads = () => sent.filter((s) => /^(Get|BatchGet|Query)Command$/.test(s.command) && s.tables.some((t) => t === SESSIONS || t === ORDERS));
@@ -73,7 +77,10 @@ describe('a hosted session, its order and its payment: one read', () => {
     const whole = await orderRepository.get(world.orderRef);
     expect(session?.orderRef).toBe(world.orderRef);
     expect(order).toEqual({ order: whole!.order, payments: whole!.payments.filter((p) => p.paymentRef === world.paymentRef) });
-    expect(await sessionRepository.findWithPayment(hashSessionToken(newSessionToken()), { orderRef: uniqueRef('o'), paymentRef: 'p' })).toEqual({ session: undefined, order: undefined });
+    expect(await sessionRepository.findWithPayment(hashSessionToken(newSessionToken()), { orderRef: uniqueRef('o'), paymentRef: 'p' })).toEqual({
+      session: undefined,
+      order: undefined,
+    });
   });
 
   it('an unknown or expired session is 401, before the body is looked at (SPEC §1 order), though the order was read beside it', async () => {

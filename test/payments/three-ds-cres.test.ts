@@ -69,7 +69,12 @@ describe('4.10 with a forged or tampered cres', () => {
   it('not a CRes at all → 400 (a CReq, missing ids, not JSON)', async () => {
     const { world, threeDs } = await awaitingChallenge();
     const creq = decode(threeDs.creq);
-    for (const bad of [threeDs.creq, encode({ messageType: 'CRes', threeDSServerTransID: creq.threeDSServerTransID, transStatus: 'Y' }), encode('CRes'), 'bm90LWpzb24']) {
+    for (const bad of [
+      threeDs.creq,
+      encode({ messageType: 'CRes', threeDSServerTransID: creq.threeDSServerTransID, transStatus: 'Y' }),
+      encode('CRes'),
+      'bm90LWpzb24',
+    ]) {
       const response = await completeThreeDs(world, token, bad);
       expect(response.status, bad).toBe(400);
     }

@@ -4,13 +4,30 @@ import { compareTranscription } from '../../infra/processors/compare-transcripti
 
 /** The dev-time transcription check finds every kind of drift (synthetic specs: the published files are not committed). */
 const published = {
-  Amount: { type: 'object', additionalProperties: false, required: ['currency', 'value'], properties: { currency: { type: 'string', minLength: 3, maxLength: 3 }, value: { type: 'integer', format: 'int64' } } },
-  Source: { type: 'object', required: ['type'], discriminator: { propertyName: 'type', mapping: { token: '#/components/schemas/TokenSource' } }, properties: { type: { type: 'string' } } },
-  TokenSource: { allOf: [{ $ref: '#/components/schemas/Source' }, { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 19 } } }] },
+  Amount: {
+    type: 'object',
+    additionalProperties: false,
+    required: ['currency', 'value'],
+    properties: { currency: { type: 'string', minLength: 3, maxLength: 3 }, value: { type: 'integer', format: 'int64' } },
+  },
+  Source: {
+    type: 'object',
+    required: ['type'],
+    discriminator: { propertyName: 'type', mapping: { token: '#/components/schemas/TokenSource' } },
+    properties: { type: { type: 'string' } },
+  },
+  TokenSource: {
+    allOf: [{ $ref: '#/components/schemas/Source' }, { type: 'object', required: ['token'], properties: { token: { type: 'string', maxLength: 19 } } }],
+  },
   Request: {
     type: 'object',
     required: ['amount'],
-    properties: { amount: { $ref: '#/components/schemas/Amount' }, source: { $ref: '#/components/schemas/Source' }, kind: { type: 'string', enum: ['a', 'b'] }, id: { allOf: [{ $ref: '#/components/schemas/Id' }] } },
+    properties: {
+      amount: { $ref: '#/components/schemas/Amount' },
+      source: { $ref: '#/components/schemas/Source' },
+      kind: { type: 'string', enum: ['a', 'b'] },
+      id: { allOf: [{ $ref: '#/components/schemas/Id' }] },
+    },
   },
   Id: { type: 'string', pattern: '^x_', maxLength: 30 },
 };
@@ -18,12 +35,26 @@ const published = {
 const transcription = (): Transcription => ({
   source: { repository: 'r', path: 'p', version: '1', commit: 'c' },
   components: {
-    Amount: { type: 'object', additionalProperties: false, required: ['currency', 'value'], properties: { currency: { type: 'string', minLength: 3, maxLength: 3 }, value: { type: 'integer', format: 'int64' } } },
-    TokenSource: { type: 'object', required: ['type', 'token'], properties: { type: { type: 'string', enum: ['token'] }, token: { type: 'string', maxLength: 19 } } },
+    Amount: {
+      type: 'object',
+      additionalProperties: false,
+      required: ['currency', 'value'],
+      properties: { currency: { type: 'string', minLength: 3, maxLength: 3 }, value: { type: 'integer', format: 'int64' } },
+    },
+    TokenSource: {
+      type: 'object',
+      required: ['type', 'token'],
+      properties: { type: { type: 'string', enum: ['token'] }, token: { type: 'string', maxLength: 19 } },
+    },
     Request: {
       type: 'object',
       required: ['amount'],
-      properties: { amount: { $ref: 'Amount' }, source: { $ref: 'TokenSource' }, kind: { type: 'string', enum: ['a', 'b'] }, id: { type: 'string', pattern: '^x_', maxLength: 30 } },
+      properties: {
+        amount: { $ref: 'Amount' },
+        source: { $ref: 'TokenSource' },
+        kind: { type: 'string', enum: ['a', 'b'] },
+        id: { type: 'string', pattern: '^x_', maxLength: 30 },
+      },
     },
   },
 });

@@ -28,7 +28,10 @@ describe('Adyen fake validation', () => {
     ['without returnUrl (required by v71)', (({ returnUrl: _r, ...rest }) => rest)(adyenPayment)],
     ['with a member v71 does not define (closed object)', { ...adyenPayment, shopperReference_typo: 'x' }],
     ['with an unknown shopperInteraction', { ...adyenPayment, shopperInteraction: 'Online' }],
-    ['with a cryptogram that is not base64 (format byte)', { ...adyenPayment, mpiData: { ...adyenPayment.mpiData, tokenAuthenticationVerificationValue: 'not base64!' } }],
+    [
+      'with a cryptogram that is not base64 (format byte)',
+      { ...adyenPayment, mpiData: { ...adyenPayment.mpiData, tokenAuthenticationVerificationValue: 'not base64!' } },
+    ],
     ['with a currency of four letters', { ...adyenPayment, amount: { currency: 'AEDX', value: 1000 } }],
   ])('refuses a payment %s with 422 and performs nothing', async (_what, body) => {
     const before = adyen.ledger.length;

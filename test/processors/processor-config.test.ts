@@ -6,7 +6,9 @@ const PARAMETER = 'arn:aws:ssm:eu-west-1:123456789012:parameter/ctp/adyen/hmac';
 
 describe('processor configuration (SPEC 4.7)', () => {
   it('accepts Adyen with credentials in Secrets Manager and the HMAC key in an SSM parameter', () => {
-    expect(processorConfig.parse({ name: 'adyen', account: 'ShopECOM', credentialsArn: SECRET, notificationHmacKeyArn: PARAMETER })).toMatchObject({ name: 'adyen' });
+    expect(processorConfig.parse({ name: 'adyen', account: 'ShopECOM', credentialsArn: SECRET, notificationHmacKeyArn: PARAMETER })).toMatchObject({
+      name: 'adyen',
+    });
   });
 
   it('requires Adyen’s notification HMAC key: modifications settle only by notification', () => {
@@ -14,7 +16,9 @@ describe('processor configuration (SPEC 4.7)', () => {
   });
 
   it('accepts Checkout.com with a processing channel', () => {
-    expect(processorConfig.parse({ name: 'checkout_com', account: 'pc_abcdefghijklmnopqrstuvwxyz', credentialsArn: PARAMETER })).toMatchObject({ name: 'checkout_com' });
+    expect(processorConfig.parse({ name: 'checkout_com', account: 'pc_abcdefghijklmnopqrstuvwxyz', credentialsArn: PARAMETER })).toMatchObject({
+      name: 'checkout_com',
+    });
   });
 
   it.each([

@@ -13,7 +13,13 @@ export function authorization(overrides: Partial<ProcessorAuthorizationRequest> 
   const brand = overrides.brand ?? 'VISA';
   return {
     idempotencyKey: crypto.randomUUID(),
-    credential: { kind: 'token', number: brand === 'MASTERCARD' ? MASTERCARD_TOKEN : VISA_TOKEN, expiryMonth: '12', expiryYear: '2030', cryptogram: CRYPTOGRAM },
+    credential: {
+      kind: 'token',
+      number: brand === 'MASTERCARD' ? MASTERCARD_TOKEN : VISA_TOKEN,
+      expiryMonth: '12',
+      expiryYear: '2030',
+      cryptogram: CRYPTOGRAM,
+    },
     brand,
     eci: brand === 'MASTERCARD' ? '02' : '05',
     amount: { currencyCode: 'AED', value: 1000 },
@@ -23,11 +29,22 @@ export function authorization(overrides: Partial<ProcessorAuthorizationRequest> 
   };
 }
 
-export function modification(kind: ProcessorModificationRequest['kind'], processorReference: string, value: number, paymentRef = crypto.randomUUID()): ProcessorModificationRequest {
+export function modification(
+  kind: ProcessorModificationRequest['kind'],
+  processorReference: string,
+  value: number,
+  paymentRef = crypto.randomUUID(),
+): ProcessorModificationRequest {
   return { idempotencyKey: crypto.randomUUID(), kind, paymentRef, processorReference, amount: { currencyCode: 'AED', value } };
 }
 
-export const frictionless: ThreeDsResult = { authenticationValue: CAVV, eci: '05', dsTransactionId: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b', protocolVersion: '2.2.0', aresTransStatus: 'Y' };
+export const frictionless: ThreeDsResult = {
+  authenticationValue: CAVV,
+  eci: '05',
+  dsTransactionId: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
+  protocolVersion: '2.2.0',
+  aresTransStatus: 'Y',
+};
 export const challenged: ThreeDsResult = { ...frictionless, aresTransStatus: 'C', challengeTransStatus: 'Y' };
 
 export const signal = () => new AbortController().signal;

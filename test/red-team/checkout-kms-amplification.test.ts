@@ -84,7 +84,9 @@ describe('the trial asks each KMS key once', () => {
     const vault = new PayloadKeyVault(client, [process.env.PAYLOAD_KEY_IDS!.split(',')[0]!, stackKey!.kmsKeyArn], { logger: { info: vi.fn(), warn: vi.fn() } });
     const spy = vi.spyOn(client, 'send');
     const modulus = Buffer.from(stackKey!.jwk.n, 'base64url').length;
-    await expect(vault.unwrap('unregistered-kid', 'RSA-OAEP-256', new Uint8Array(modulus).fill(7))).rejects.toMatchObject({ code: 'CHECKOUT_DECRYPTION_FAILED' });
+    await expect(vault.unwrap('unregistered-kid', 'RSA-OAEP-256', new Uint8Array(modulus).fill(7))).rejects.toMatchObject({
+      code: 'CHECKOUT_DECRYPTION_FAILED',
+    });
     expect(spy.mock.calls.filter(([command]) => command instanceof DecryptCommand)).toHaveLength(1);
   });
 });

@@ -16,7 +16,6 @@ import { acquirerRecord, aed, authorizedWorld, capture, readOrderAs, refund, rev
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { outboxWorker } from '../support/outbox-worker.js';
 
-
 let token: string;
 beforeAll(async () => {
   token = await platformToken();
@@ -174,7 +173,9 @@ describe('RT-L: Idempotency-Key', () => {
     expect((await capture(a, token, aed(10), keyed(lost))).status).toBe(502);
     const onB = await capture(b, token, aed(10), keyed(lost));
     expect(onB.status, onB.raw).toBe(201);
-    const pendingOnA = Object.entries((await stored(a)).operations ?? {}).filter(([, o]) => o.state === 'PENDING').map(([ref]) => ref);
+    const pendingOnA = Object.entries((await stored(a)).operations ?? {})
+      .filter(([, o]) => o.state === 'PENDING')
+      .map(([ref]) => ref);
     expect(pendingOnA).toHaveLength(1);
     expect(onB.body.captures.map((x: { captureRef: string }) => x.captureRef)).not.toContain(pendingOnA[0]);
   });
@@ -249,8 +250,15 @@ describe('RT-L: the outbox on the payment item', () => {
     expect(modify).toHaveBeenCalledTimes(Object.keys(p.operations ?? {}).length);
     // Once the worker drained the outbox, the payment takes operations again.
     const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
-    await drainOutbox(outboxWorker({ store: events, endpoints: { endpointFor: async () => undefined }, sender: { send: async () => ({ ok: false, durationMs: 0 }) }, settings: { retryDelaysMs: [], claimMs: 1_000 } }), { pk: `ORDER#${w.orderRef}`, sk: `PAYMENT#${w.paymentRef}` });
+    await drainOutbox(
+      outboxWorker({
+        store: events,
+        endpoints: { endpointFor: async () => undefined },
+        sender: { send: async () => ({ ok: false, durationMs: 0 }) },
+        settings: { retryDelaysMs: [], claimMs: 1_000 },
+      }),
+      { pk: `ORDER#${w.orderRef}`, sk: `PAYMENT#${w.paymentRef}` },
+    );
     expect((await capture(w, token, aed(10))).status).toBe(201);
   });
 });
-

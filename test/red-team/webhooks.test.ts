@@ -25,7 +25,6 @@ import { seedMerchant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { outboxWorker } from '../support/outbox-worker.js';
 
-
 const table = serviceConfig.ORDERS_TABLE;
 const lines: string[] = [];
 const logger = new Logger({}, 'debug', (line) => lines.push(line));
@@ -62,18 +61,28 @@ async function slowReceiver(delayMs: number, status = 200) {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  }));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received, maxInFlight: () => maxInFlight, inFlight: () => inFlight };
 }
 
 /** A delivery worker of its own (own repository instance, real clock) for one merchant's endpoint. */
-function worker(merchantRef: string, url: string, options: { lookup?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>; allowLoopback?: boolean; secrets?: string[] } = {}): OutboxWorkerDeps {
+function worker(
+  merchantRef: string,
+  url: string,
+  options: { lookup?: (host: string) => Promise<{ address: string; family: 4 | 6 }[]>; allowLoopback?: boolean; secrets?: string[] } = {},
+): OutboxWorkerDeps {
   return outboxWorker({
     store: new EventRepository(documentClient, table),
-    endpoints: { endpointFor: async (m) => (m === merchantRef ? { url, enabled: true, allowLoopback: options.allowLoopback ?? true, secrets: options.secrets ?? [newSigningSecret()] } : undefined) },
+    endpoints: {
+      endpointFor: async (m) =>
+        m === merchantRef ? { url, enabled: true, allowLoopback: options.allowLoopback ?? true, secrets: options.secrets ?? [newSigningSecret()] } : undefined,
+    },
     sender: new HttpWebhookSender({ timeoutMs: 2_000, ...(options.lookup ? { lookup: options.lookup } : {}) }),
     now: Date.now,
     settings: { retryDelaysMs: [60_000], claimMs: 15_000 },
@@ -84,7 +93,12 @@ const storedEvents = (merchantRef: string) => new EventRepository(documentClient
 const list = (merchantRef: string, bearer: string) =>
   invoke(listHandler, { method: 'GET', path: `/config/merchants/${merchantRef}/events`, pathParameters: { merchantRef }, token: bearer });
 const redeliver = (merchantRef: string, eventId: string, bearer = token) =>
-  invoke(redeliverHandler, { method: 'POST', path: `/config/merchants/${merchantRef}/events/${eventId}/redeliver`, pathParameters: { merchantRef, eventId }, token: bearer });
+  invoke(redeliverHandler, {
+    method: 'POST',
+    path: `/config/merchants/${merchantRef}/events/${eventId}/redeliver`,
+    pathParameters: { merchantRef, eventId },
+    token: bearer,
+  });
 
 describe('RT-W: the outbox and the delivery worker under concurrency', () => {
   it('RT-W1: two workers draining one outbox while the payment changes again lose no event', async () => {
@@ -181,7 +195,10 @@ describe('RT-W: SSRF at delivery time', () => {
     const w = await authorizedWorld({ amount: 1000 });
     const deps = worker(w.merchantRef, 'https://hooks.merchant.example/hook', {
       allowLoopback: false,
-      lookup: async () => [{ address: '93.184.216.34', family: 4 }, { address: '192.168.0.10', family: 4 }],
+      lookup: async () => [
+        { address: '93.184.216.34', family: 4 },
+        { address: '192.168.0.10', family: 4 },
+      ],
     });
     await sweepAll(deps);
     expect((await storedEvents(w.merchantRef))[0]!.attempts).toMatchObject([{ error: 'blocked-address' }]);
@@ -197,10 +214,13 @@ describe('RT-W: SSRF at delivery time', () => {
     });
     for (const server of [redirecting, endless]) {
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-      closers.push(() => new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }));
+      closers.push(
+        () =>
+          new Promise<void>((resolve) => {
+            server.closeAllConnections();
+            server.close(() => resolve());
+          }),
+      );
     }
     const url = (server: Server) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     const w1 = await authorizedWorld();
@@ -242,7 +262,13 @@ describe('RT-W: whose events', () => {
     const a = await authorizedWorld();
     const sibling = await seedMerchant({ tenantRef: a.tenantRef });
     const hook = (merchantRef: string, bearer: string, body?: unknown) =>
-      invoke(body ? putConfigHandler : getConfigHandler, { method: body ? 'PUT' : 'GET', path: `/config/merchants/${merchantRef}/configs/webhooks`, pathParameters: { merchantRef }, token: bearer, ...(body ? { body } : {}) });
+      invoke(body ? putConfigHandler : getConfigHandler, {
+        method: body ? 'PUT' : 'GET',
+        path: `/config/merchants/${merchantRef}/configs/webhooks`,
+        pathParameters: { merchantRef },
+        token: bearer,
+        ...(body ? { body } : {}),
+      });
     expect((await hook(sibling.merchantRef, token, { url: 'http://127.0.0.1:9/merchant-b' })).status).toBe(200);
     const outletOfA = await tenantToken({ tenantRef: a.tenantRef, outletIds: [a.outletId], permissions: ['MANAGE_WEBHOOKS'] });
     // SPEC §1: a merchant's webhooks and events are reached only by a token covering the whole merchant.

@@ -33,8 +33,7 @@ afterAll(async () => {
 });
 
 const page = (session?: string, h = handler) => invoke(h, { path: '/checkout', ...(session === undefined ? {} : { query: { session } }) });
-const asset = (file: string, headers: Record<string, string> = {}) =>
-  invoke(handler, { path: `/checkout/assets/${file}`, pathParameters: { file }, headers });
+const asset = (file: string, headers: Record<string, string> = {}) => invoke(handler, { path: `/checkout/assets/${file}`, pathParameters: { file }, headers });
 const bootstrapOf = (response: InvokeResult) =>
   JSON.parse(/<script type="application\/json" id="bootstrap">([^<]*)<\/script>/.exec(response.raw)![1]!) as Record<string, unknown>;
 
@@ -82,7 +81,10 @@ describe('GET /checkout', () => {
   });
 
   it('adds the configured network SDK origins to the CSP and the bootstrap', async () => {
-    const sdkUrls = { visa: 'https://sandbox.secure.checkout.visa.com/checkout-widget/resources/js/integration/v2/sdk.js', mastercard: 'https://sandbox.src.mastercard.com/srci/integration/2/lib.js' };
+    const sdkUrls = {
+      visa: 'https://sandbox.secure.checkout.visa.com/checkout-widget/resources/js/integration/v2/sdk.js',
+      mastercard: 'https://sandbox.src.mastercard.com/srci/integration/2/lib.js',
+    };
     const withSdks = createCheckoutPageHandler({ sessions: sessionRepository, assets: new WebAssets(web.outDir), now: Date.now, sdkUrls });
     const response = await page(await storedSession(epochSeconds() + 600), withSdks);
     expect(bootstrapOf(response).sdkUrls).toEqual(sdkUrls);

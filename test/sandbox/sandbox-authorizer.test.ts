@@ -27,17 +27,38 @@ describe('sandbox acquirer record', () => {
     const again = await acquirer.authorize(request(ref, 1051), signal); // would decline if it were new
     expect(first.approved).toBe(true);
     expect(again).toEqual(first);
-    expect(await acquirer.operation(ref)).toMatchObject({ idempotencyKey: ref, operation: 'AUTHORIZE', outcome: first, amount: { value: 1000 }, brand: 'VISA', paymentRef: ref, calls: 2 });
+    expect(await acquirer.operation(ref)).toMatchObject({
+      idempotencyKey: ref,
+      operation: 'AUTHORIZE',
+      outcome: first,
+      amount: { value: 1000 },
+      brand: 'VISA',
+      paymentRef: ref,
+      calls: 2,
+    });
     expect(await acquirer.lookup(ref, signal)).toEqual(first);
   });
 
   it('a record written before the outcome moved into one map still answers its first outcome', async () => {
     const ref = uniqueRef('p');
     const outcome = { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' };
-    await documentClient.send(new PutCommand({
-      TableName: process.env.ORDERS_TABLE!,
-      Item: { pk: `SANDBOX_ACQUIRER#${ref}`, sk: 'OPERATION', operation: 'AUTHORIZE', outcome, amount: { currencyCode: 'AED', value: 1005 }, brand: 'VISA', paymentRef: ref, createdAt: new Date().toISOString(), expiresAt: 4102444800, callIds: new Set(['earlier']) },
-    }));
+    await documentClient.send(
+      new PutCommand({
+        TableName: process.env.ORDERS_TABLE!,
+        Item: {
+          pk: `SANDBOX_ACQUIRER#${ref}`,
+          sk: 'OPERATION',
+          operation: 'AUTHORIZE',
+          outcome,
+          amount: { currencyCode: 'AED', value: 1005 },
+          brand: 'VISA',
+          paymentRef: ref,
+          createdAt: new Date().toISOString(),
+          expiresAt: 4102444800,
+          callIds: new Set(['earlier']),
+        },
+      }),
+    );
     expect(await acquirer.authorize(request(ref, 1000), signal)).toEqual(outcome);
     expect(await acquirer.operation(ref)).toMatchObject({ outcome, amount: { value: 1005 }, calls: 2 });
   });

@@ -126,7 +126,12 @@ describe('checkout refusals', () => {
     expect([foreign.status, reason(foreign)]).toEqual([404, 'UNKNOWN_CARD']);
     const otherDpa = await checkout(smsOnly, 'visa-classic', 'another-dpa');
     expect([otherDpa.status, reason(otherDpa)]).toEqual([400, 'INVALID_DPA']);
-    const badAmount = await src('/checkout', { sessionId: smsOnly, srcDigitalCardId: 'visa-classic', dpaId: DPA.dpaId, transactionAmount: { transactionAmount: -1, transactionCurrencyCode: 'AED' } });
+    const badAmount = await src('/checkout', {
+      sessionId: smsOnly,
+      srcDigitalCardId: 'visa-classic',
+      dpaId: DPA.dpaId,
+      transactionAmount: { transactionAmount: -1, transactionCurrencyCode: 'AED' },
+    });
     expect([badAmount.status, reason(badAmount)]).toEqual([400, 'INVALID_REQUEST']);
   });
 });

@@ -10,7 +10,7 @@ describe('sandbox SRC disabled', () => {
   it('answers 404 problem details on every route', async () => {
     const disabled = createSandboxSrcHandler(undefined);
     const paths = Object.keys(SRC_OPERATIONS).map((path) => path.replace('/sandbox/src', ''));
-    expect(paths).toHaveLength(10) // the eight SRC operations and the two confirmation routes;
+    expect(paths).toHaveLength(10); // the eight SRC operations and the two confirmation routes;
     for (const path of paths) {
       const response = await src(path, { ...DPA, sessionId: 'src_x' }, disabled);
       expect(response.status, path).toBe(404);

@@ -18,7 +18,6 @@ function stackPids(stdout: string): number[] {
   return [...line!.matchAll(/pid (\d+)/g)].map((m) => Number(m[1]));
 }
 
-
 async function allGone(pids: number[]): Promise<boolean> {
   while (pids.some(alive)) await new Promise((resolve) => setTimeout(resolve, 200));
   return true;
@@ -40,7 +39,7 @@ describe('npm run bench', () => {
     expect(await allGone(stackPids(result.stdout))).toBe(true);
   });
 
-  it('a payment that fails stops the run with exit 1, the error and the service\'s last log lines', async () => {
+  it("a payment that fails stops the run with exit 1, the error and the service's last log lines", async () => {
     // 1051: the sandbox acquirer declines (INSUFFICIENT_FUNDS), so no payment ends AUTHORISED.
     const result = await run('npm', ['run', 'bench'], { ...SMALL, BENCH_AMOUNT: '1051' });
     expect(result.code).toBe(1);

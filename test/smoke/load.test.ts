@@ -50,7 +50,7 @@ describe('npm run load', () => {
     expect(existsSync(dataDir)).toBe(false);
   });
 
-  it('payments that do not end AUTHORISED fail the run: exit 1, the counts, the service\'s log tail', async () => {
+  it("payments that do not end AUTHORISED fail the run: exit 1, the counts, the service's log tail", async () => {
     // 1051: the sandbox acquirer declines; 4.3 answers 200 with state FAILED, which is not a success here.
     const result = await run('npm', ['run', 'load'], { ...TINY, LOAD_AMOUNT: '1051' });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(1);

@@ -54,9 +54,13 @@ async function sandboxCheckout(orderRef: string, ...extra: string[]): Promise<st
 /** The sandbox acquirer's own record of a payment (SPEC §5), read from the local DynamoDB. */
 async function acquirerRecord(paymentRef: string): Promise<{ calls: number } | undefined> {
   const { local } = service.demo;
-  const client = DynamoDBDocumentClient.from(new DynamoDBClient({ endpoint: local.dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }));
+  const client = DynamoDBDocumentClient.from(
+    new DynamoDBClient({ endpoint: local.dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
+  );
   try {
-    const { Item } = await client.send(new GetCommand({ TableName: local.ordersTable, Key: { pk: `SANDBOX_ACQUIRER#${paymentRef}`, sk: 'OPERATION' }, ConsistentRead: true }));
+    const { Item } = await client.send(
+      new GetCommand({ TableName: local.ordersTable, Key: { pk: `SANDBOX_ACQUIRER#${paymentRef}`, sk: 'OPERATION' }, ConsistentRead: true }),
+    );
     return Item ? { calls: (Item.callIds as Set<string>).size } : undefined;
   } finally {
     client.destroy();
@@ -151,7 +155,11 @@ describe('webhooks from npm start (SPEC §4.15)', () => {
       expect((await api('POST', payPath(orderRef, paymentRef, 'click-to-pay'), session, await sandboxCheckout(orderRef))).body.state).toBe('AUTHORISED');
       const captured = await api('POST', payPath(orderRef, paymentRef, 'captures'), tokens.tenant);
       expect(captured.body.state, JSON.stringify(captured.body)).toBe('CAPTURED');
-      const mine = () => receiver.events().filter((e) => e.data.paymentRef === paymentRef).map((e) => e.type);
+      const mine = () =>
+        receiver
+          .events()
+          .filter((e) => e.data.paymentRef === paymentRef)
+          .map((e) => e.type);
       await vi.waitFor(() => expect(mine()).toEqual(['payment.authorised', 'payment.captured']), { timeout: 15_000, interval: 200 });
       expect(receiver.received.every((r) => r.verifiedWith.length === 1)).toBe(true);
       const events = await api('GET', `/config/merchants/${merchantRef}/events`, tokens.platform);
@@ -196,7 +204,12 @@ describe('payments end to end over HTTP', () => {
 
   it('a decline amount ends FAILED; a timeout amount answers 502 and leaves the order retryable', async () => {
     const declined = await orderWithSession(1051);
-    const failed = await api('POST', payPath(declined.orderRef, declined.paymentRef, 'click-to-pay'), declined.session, await sandboxCheckout(declined.orderRef));
+    const failed = await api(
+      'POST',
+      payPath(declined.orderRef, declined.paymentRef, 'click-to-pay'),
+      declined.session,
+      await sandboxCheckout(declined.orderRef),
+    );
     expect(failed.body).toMatchObject({ state: 'FAILED', failure: { code: 'INSUFFICIENT_FUNDS' } });
 
     const slow = await orderWithSession(1099);
@@ -214,7 +227,10 @@ describe('payments end to end over HTTP', () => {
     const statuses = results.map((r) => r.status);
     // 503 is a legal answer under this burst on 2 cores (a dependency slower than its deadline,
     // SPEC §6); what must hold is one acquirer operation, and a retry that ends AUTHORISED.
-    expect(statuses.every((s) => s === 200 || s === 409 || s === 503), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 409 || s === 503),
+      statuses.join(','),
+    ).toBe(true);
     let settled = results.find((r) => r.status === 200);
     const giveUpAt = Date.now() + 50_000; // a lease left by a 503 lasts 30 s
     let wait = 1;
@@ -234,7 +250,12 @@ describe('payments end to end over HTTP', () => {
   it('after a crash (SIGKILL) a restart works and keeps the data: the same order and tokens; a payment waiting for 3DS is finished at its acsUrl', async () => {
     const { orderRef } = await orderWithSession(1000);
     const challenged = await orderWithSession(1000);
-    const awaiting = await api('POST', payPath(challenged.orderRef, challenged.paymentRef, 'click-to-pay'), challenged.session, await sandboxCheckout(challenged.orderRef, '--eci', '07'));
+    const awaiting = await api(
+      'POST',
+      payPath(challenged.orderRef, challenged.paymentRef, 'click-to-pay'),
+      challenged.session,
+      await sandboxCheckout(challenged.orderRef, '--eci', '07'),
+    );
     expect(awaiting.body.state).toBe('AWAIT_3DS');
     const { acsUrl, creq } = awaiting.body.threeDs;
     const exited = new Promise((resolve) => service.process.once('exit', resolve));
@@ -249,7 +270,11 @@ describe('payments end to end over HTTP', () => {
     expect(order.body.orderRef).toBe(orderRef);
     // The sandbox ACS kept its origin (it is in the stored payment): the challenge goes on there.
     expect(service.demo.local.sandboxAcsBaseUrl).toBe(new URL(acsUrl).origin);
-    const answered = await fetch(acsUrl, { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ creq, code: '1234' }) });
+    const answered = await fetch(acsUrl, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ creq, code: '1234' }),
+    });
     expect(answered.status).toBe(200);
     const cres = /name="cres" value="([^"]+)"/.exec(await answered.text())![1]!;
     const done = await api('POST', payPath(challenged.orderRef, challenged.paymentRef, '3ds'), challenged.session, { cres });

@@ -34,7 +34,10 @@ export class FaultProxy {
   private readonly sockets = new Set<Socket>();
   private readonly target: URL;
 
-  private constructor(private readonly server: Server, target: string) {
+  private constructor(
+    private readonly server: Server,
+    target: string,
+  ) {
     this.target = new URL(target);
     server.on('connection', (socket) => {
       this.sockets.add(socket);
@@ -139,28 +142,31 @@ export class FaultProxy {
   }
 
   private forward(req: IncomingMessage, body: Buffer, res: ServerResponse, loseAnswer: boolean): void {
-    const upstream = forward(
-      { host: this.target.hostname, port: this.target.port, method: req.method, path: req.url, headers: req.headers },
-      (answer) => {
-        const chunks: Buffer[] = [];
-        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
-          if (loseAnswer) return void res.socket?.destroy();
-          setTimeout(() => {
-            if (res.destroyed || res.socket?.destroyed) return;
-            res.writeHead(answer.statusCode ?? 502, answer.headers);
-            res.end(Buffer.concat(chunks));
-          }, this.delayMs);
-        });
-      },
-    );
+    const upstream = forward({ host: this.target.hostname, port: this.target.port, method: req.method, path: req.url, headers: req.headers }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        if (loseAnswer) return void res.socket?.destroy();
+        setTimeout(() => {
+          if (res.destroyed || res.socket?.destroyed) return;
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(chunks));
+        }, this.delayMs);
+      });
+    });
     upstream.on('error', () => res.socket?.destroy());
     upstream.end(body);
   }
 }
 
 /** Matchers for the operations the tests aim at. */
-export const dynamoOperation = (name: string): Matcher => (r) => r.target === `DynamoDB_20120810.${name}`;
-export const kmsOperation = (name: string): Matcher => (r) => r.target === `TrentService.${name}`;
+export const dynamoOperation =
+  (name: string): Matcher =>
+  (r) =>
+    r.target === `DynamoDB_20120810.${name}`;
+export const kmsOperation =
+  (name: string): Matcher =>
+  (r) =>
+    r.target === `TrentService.${name}`;
 export const finalPaymentWrite: Matcher = (r) => dynamoOperation('UpdateItem')(r) && r.body.includes('settledBy');
 export const leaseWrite: Matcher = (r) => dynamoOperation('UpdateItem')(r) && r.body.includes('leaseCredential = :leaseCredential');

@@ -15,7 +15,18 @@ let dataDir: string | undefined;
 
 export async function setup(): Promise<void> {
   dataDir = await mkdtemp(join(tmpdir(), 'ctp-test-'));
-  for (const name of ['PAYLOAD_KEY_IDS', 'PAYLOAD_KEY_NETWORK_KIDS', 'WEBHOOK_SECRETS_KEY_ID', 'NETWORK_JWKS_URLS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'SANDBOX_NETWORK_SIGNING_JWKS_URL', 'CLICK_TO_PAY_SDK_URLS']) delete process.env[name];
+  for (const name of [
+    'PAYLOAD_KEY_IDS',
+    'PAYLOAD_KEY_NETWORK_KIDS',
+    'WEBHOOK_SECRETS_KEY_ID',
+    'NETWORK_JWKS_URLS',
+    'AUTH_ISSUER',
+    'AUTH_AUDIENCE',
+    'AUTH_JWKS_URL',
+    'SANDBOX_NETWORK_SIGNING_JWKS_URL',
+    'CLICK_TO_PAY_SDK_URLS',
+  ])
+    delete process.env[name];
   const dynamoEngine = parseDynamoEngine(process.env.TEST_DYNAMODB_ENGINE, 'TEST_DYNAMODB_ENGINE');
   stack = await startLocalStack({ dataDir, persist: false, tablePrefix: 'test', dynamoEngine });
   if (dynamoEngine !== 'dynalite') process.stderr.write(`tests run on ${dynamoEngine} at ${stack.dynamoEndpoint}\n`);

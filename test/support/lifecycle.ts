@@ -36,11 +36,25 @@ export async function authorizedWorld(options: { action?: OrderAction; amount?: 
 type Extra = { headers?: Record<string, string> };
 
 export function capture(w: Ids, token: string, body?: unknown, extra: Extra = {}): Promise<InvokeResult> {
-  return invoke(captureHandler, { method: 'POST', path: `${base(w)}/captures`, pathParameters: params(w), token, ...(body === undefined ? {} : { body }), ...extra });
+  return invoke(captureHandler, {
+    method: 'POST',
+    path: `${base(w)}/captures`,
+    pathParameters: params(w),
+    token,
+    ...(body === undefined ? {} : { body }),
+    ...extra,
+  });
 }
 
 export function refund(w: Ids, token: string, body?: unknown, extra: Extra = {}): Promise<InvokeResult> {
-  return invoke(refundHandler, { method: 'POST', path: `${base(w)}/refunds`, pathParameters: params(w), token, ...(body === undefined ? {} : { body }), ...extra });
+  return invoke(refundHandler, {
+    method: 'POST',
+    path: `${base(w)}/refunds`,
+    pathParameters: params(w),
+    token,
+    ...(body === undefined ? {} : { body }),
+    ...extra,
+  });
 }
 
 export function reverse(w: Ids, token: string, extra: Extra = {}): Promise<InvokeResult> {
@@ -53,5 +67,10 @@ export const aed = (value: number) => ({ amount: { currencyCode: 'AED', value } 
 export const acquirerRecord = (ref: string) => authorizer.operation(ref);
 
 export function readOrderAs(w: Pick<World, 'outletId' | 'orderRef'>, token: string): Promise<InvokeResult> {
-  return invoke(getOrderHandler, { method: 'GET', path: `/transactions/outlets/${w.outletId}/orders/${w.orderRef}`, pathParameters: { outletId: w.outletId, orderRef: w.orderRef }, token });
+  return invoke(getOrderHandler, {
+    method: 'GET',
+    path: `/transactions/outlets/${w.outletId}/orders/${w.orderRef}`,
+    pathParameters: { outletId: w.outletId, orderRef: w.orderRef },
+    token,
+  });
 }

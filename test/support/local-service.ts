@@ -12,9 +12,9 @@ export interface RunningService {
   stop: () => Promise<void>;
 }
 
-
 /** The test workers' environment points at the in-memory test stack: a user's shell does not. */
-const TEST_STACK_VARIABLES = /^(DYNAMODB_ENDPOINT|KMS_ENDPOINT|PAYLOAD_KEY_IDS|PAYLOAD_KEY_NETWORK_KIDS|WEBHOOK_SECRETS_KEY_ID|NETWORK_JWKS_URLS|AUTH_ISSUER|AUTH_AUDIENCE|AUTH_JWKS_URL|PUBLIC_BASE_URL|SANDBOX_NETWORK_SIGNING_JWKS_URL|TEST_DATA_DIR|LOG_LEVEL|[A-Z]+_TABLE|VITEST.*)$/;
+const TEST_STACK_VARIABLES =
+  /^(DYNAMODB_ENDPOINT|KMS_ENDPOINT|PAYLOAD_KEY_IDS|PAYLOAD_KEY_NETWORK_KIDS|WEBHOOK_SECRETS_KEY_ID|NETWORK_JWKS_URLS|AUTH_ISSUER|AUTH_AUDIENCE|AUTH_JWKS_URL|PUBLIC_BASE_URL|SANDBOX_NETWORK_SIGNING_JWKS_URL|TEST_DATA_DIR|LOG_LEVEL|[A-Z]+_TABLE|VITEST.*)$/;
 export function userEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !TEST_STACK_VARIABLES.test(name)));
   return { ...env, ...extra };

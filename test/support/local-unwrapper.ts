@@ -18,8 +18,7 @@ export function localUnwrapper(privateKeysByKid: Map<string, KeyObject>): Conten
       const oaepHash = OAEP_HASH[alg];
       if (!oaepHash) throw new Error('unsupported key wrap algorithm');
       // Node applies `oaepHash` to MGF1 as well, matching both JWA definitions.
-      const decrypt = (key: KeyObject) =>
-        new Uint8Array(privateDecrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash }, encryptedKey));
+      const decrypt = (key: KeyObject) => new Uint8Array(privateDecrypt({ key, padding: constants.RSA_PKCS1_OAEP_PADDING, oaepHash }, encryptedKey));
       const named = kid === undefined ? undefined : privateKeysByKid.get(kid);
       if (named) return decrypt(named);
       for (const key of privateKeysByKid.values()) {

@@ -7,8 +7,7 @@ import { authorizer } from '../../lib/composition/payments.js';
 import { invoke, type InvokeResult } from './invoke.js';
 import type { World } from './endpoints.js';
 
-const base = (w: Pick<World, 'outletId' | 'orderRef' | 'paymentRef'>) =>
-  `/transactions/outlets/${w.outletId}/orders/${w.orderRef}/payments/${w.paymentRef}`;
+const base = (w: Pick<World, 'outletId' | 'orderRef' | 'paymentRef'>) => `/transactions/outlets/${w.outletId}/orders/${w.orderRef}/payments/${w.paymentRef}`;
 const params = (w: Pick<World, 'outletId' | 'orderRef' | 'paymentRef'>) => ({ outletId: w.outletId, orderRef: w.orderRef, paymentRef: w.paymentRef });
 
 export function pay(w: Pick<World, 'outletId' | 'orderRef' | 'paymentRef'>, token: string, sdkResult: unknown, query?: Record<string, string>) {
@@ -43,7 +42,11 @@ export const formField = (html: string, name: string): string | undefined => new
  * then the code; returns the last page (the one that form-POSTs the cres to the notification
  * URL) and its cres.
  */
-export async function answerChallenge(threeDs: { acsUrl: string; creq: string }, code: string, threeDSSessionData?: string): Promise<{ page: InvokeResult; cres: string | undefined }> {
+export async function answerChallenge(
+  threeDs: { acsUrl: string; creq: string },
+  code: string,
+  threeDSSessionData?: string,
+): Promise<{ page: InvokeResult; cres: string | undefined }> {
   const session: Record<string, string> = threeDSSessionData === undefined ? {} : { threeDSSessionData };
   const shown = await postToAcs({ creq: threeDs.creq, ...session });
   if (shown.status !== 200) return { page: shown, cres: undefined };
@@ -69,10 +72,20 @@ export function lookupCalls(paymentRef: string): number {
 /** A well-formed CRes for the challenge `threeDs` started (from its creq), claiming `transStatus`: what a forger can make. */
 export function cresFor(threeDs: { creq: string }, transStatus = 'Y', overrides: Record<string, unknown> = {}): string {
   const creq = JSON.parse(Buffer.from(threeDs.creq, 'base64url').toString('utf8')) as { threeDSServerTransID: string; acsTransID: string };
-  const message = { messageType: 'CRes', messageVersion: '2.2.0', threeDSServerTransID: creq.threeDSServerTransID, acsTransID: creq.acsTransID, challengeCompletionInd: 'Y', transStatus, ...overrides };
+  const message = {
+    messageType: 'CRes',
+    messageVersion: '2.2.0',
+    threeDSServerTransID: creq.threeDSServerTransID,
+    acsTransID: creq.acsTransID,
+    challengeCompletionInd: 'Y',
+    transStatus,
+    ...overrides,
+  };
   return Buffer.from(JSON.stringify(message)).toString('base64url');
 }
 
 /** A CRes of no challenge at all (well-formed, random ids). */
 export const strangerCres = (transStatus = 'Y'): string =>
-  Buffer.from(JSON.stringify({ messageType: 'CRes', messageVersion: '2.2.0', threeDSServerTransID: crypto.randomUUID(), acsTransID: crypto.randomUUID(), transStatus })).toString('base64url');
+  Buffer.from(
+    JSON.stringify({ messageType: 'CRes', messageVersion: '2.2.0', threeDSServerTransID: crypto.randomUUID(), acsTransID: crypto.randomUUID(), transStatus }),
+  ).toString('base64url');

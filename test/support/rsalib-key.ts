@@ -10,9 +10,7 @@ import { checkPrimeSync, createPrivateKey, randomBytes, type KeyObject } from 'n
 import type { JWK } from 'jose';
 
 const E = 65537n;
-const SMALL_PRIMES = Array.from({ length: 166 }, (_, i) => i + 2).filter((c) =>
-  Array.from({ length: c - 2 }, (_, i) => i + 2).every((d) => c % d !== 0),
-);
+const SMALL_PRIMES = Array.from({ length: 166 }, (_, i) => i + 2).filter((c) => Array.from({ length: c - 2 }, (_, i) => i + 2).every((d) => c % d !== 0));
 export const RSALIB_PRIMORIAL = SMALL_PRIMES.reduce((product, r) => product * BigInt(r), 1n);
 
 const randomBigInt = (bits: number) => BigInt(`0x${randomBytes(Math.ceil(bits / 8)).toString('hex')}`) & ((1n << BigInt(bits)) - 1n);

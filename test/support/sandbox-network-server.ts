@@ -18,7 +18,13 @@ export async function sandboxNetworkServer() {
 
   const forward = async (req: IncomingMessage, res: ServerResponse, body: string) => {
     const headers = Object.fromEntries(Object.entries(req.headers).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    const result = await invoke(sandboxSrc, { method: req.method ?? 'POST', path: req.url ?? '/', headers, body, contentType: headers['content-type'] ?? null });
+    const result = await invoke(sandboxSrc, {
+      method: req.method ?? 'POST',
+      path: req.url ?? '/',
+      headers,
+      body,
+      contentType: headers['content-type'] ?? null,
+    });
     res.writeHead(result.status, result.headers).end(result.raw);
   };
   const server = createServer((req, res) => {

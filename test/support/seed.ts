@@ -58,7 +58,13 @@ export async function seedWorld(overrides: Partial<MerchantConfig> = {}, options
   const { createOrder } = await import('../../lib/core/orders/orders.js');
   const { orderRepository, sessionRepository } = await import('../../lib/composition/core.js');
   const order = await createOrder(
-    { config: configRepository, orders: orderRepository, now: Date.now, represent: toPaymentResource, checkout: { sessions: sessionRepository, ttlSeconds: 600, now: Date.now, baseUrl: 'https://pay.test.example' } },
+    {
+      config: configRepository,
+      orders: orderRepository,
+      now: Date.now,
+      represent: toPaymentResource,
+      checkout: { sessions: sessionRepository, ttlSeconds: 600, now: Date.now, baseUrl: 'https://pay.test.example' },
+    },
     { kind: 'platform', subject: 'seed', permissions: new Set() },
     merchant.outletId,
     { action: 'AUTH', amount: { currencyCode: 'AED', value: options.amount ?? 1000 } },

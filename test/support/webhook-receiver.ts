@@ -48,9 +48,10 @@ export async function webhookReceiver(initialSecrets: string[], answers: (number
     },
     received,
     events: () => received.map((r) => JSON.parse(r.body) as { id: string; type: string; createdAt: string; data: Record<string, unknown> }),
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

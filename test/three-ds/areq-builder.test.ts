@@ -69,7 +69,13 @@ describe('the AReq', () => {
     expect(v220).not.toHaveProperty('acceptLanguage');
     expect(v220).not.toHaveProperty('acquirerCountryCode');
     const v231 = buildAReq(request({ messageVersion: '2.3.1' }));
-    expect(v231).toMatchObject({ messageVersion: '2.3.1', acceptLanguage: ['en-GB', 'en', 'ar'], acquirerCountryCode: '784', acquirerCountryCodeSource: '01', threeDSRequestorChallengeInd: ['01'] });
+    expect(v231).toMatchObject({
+      messageVersion: '2.3.1',
+      acceptLanguage: ['en-GB', 'en', 'ar'],
+      acquirerCountryCode: '784',
+      acquirerCountryCodeSource: '01',
+      threeDSRequestorChallengeInd: ['01'],
+    });
   });
 
   it('names the directory server of the token’s brand', () => {
@@ -159,7 +165,12 @@ describe('onboarding threeDsRequestor', () => {
 
   it('resolves per brand, and a brand without requestor data cannot step up', () => {
     const parsed = threeDsRequestorSchema.parse(config);
-    expect(requestorFor(parsed, 'VISA')).toMatchObject({ threeDSRequestorID: 'V-1', acquirerBIN: '438309', mcc: '5411', threeDSRequestorURL: 'https://shop.example.com' });
+    expect(requestorFor(parsed, 'VISA')).toMatchObject({
+      threeDSRequestorID: 'V-1',
+      acquirerBIN: '438309',
+      mcc: '5411',
+      threeDSRequestorURL: 'https://shop.example.com',
+    });
     expect(requestorFor(parsed, 'MASTERCARD')).toBeUndefined();
   });
 
@@ -173,7 +184,12 @@ describe('onboarding threeDsRequestor', () => {
 
 describe('an Erro that reaches a log', () => {
   it('is redacted of card numbers and cut short', () => {
-    const summary = erroSummary({ errorCode: '203', errorComponent: 'S', errorDescription: 'Format', errorDetail: `acctNumber ${TOKEN} invalid ${'x'.repeat(500)}` });
+    const summary = erroSummary({
+      errorCode: '203',
+      errorComponent: 'S',
+      errorDescription: 'Format',
+      errorDetail: `acctNumber ${TOKEN} invalid ${'x'.repeat(500)}`,
+    });
     expect(summary.errorDetail).not.toContain(TOKEN);
     expect(summary.errorDetail.length).toBeLessThanOrEqual(240);
   });

@@ -79,7 +79,10 @@ describe.each(['2.2.0', '2.3.1'] as const)('challenge, %s', (version) => {
     expect(sessionData).toBe('c2Vzc2lvbi0x');
     expect(h.server.checkCres(cres, challenge.challenge)).toEqual({ kind: 'matches', transStatus: 'Y' });
     const result = await h.server.challengeResult(challenge.challenge, seconds(5));
-    expect(result).toMatchObject({ kind: 'authenticated', authentication: { transStatus: 'Y', eci: '05', messageVersion: version, acsTransactionId: challenge.challenge.acsTransactionId } });
+    expect(result).toMatchObject({
+      kind: 'authenticated',
+      authentication: { transStatus: 'Y', eci: '05', messageVersion: version, acsTransactionId: challenge.challenge.acsTransactionId },
+    });
     expect(h.fake.ledger.creqs.find((c) => c.acsTransID === challenge.challenge.acsTransactionId)?.challengeWindowSize).toBe('05');
   });
 
@@ -92,7 +95,12 @@ describe.each(['2.2.0', '2.3.1'] as const)('challenge, %s', (version) => {
   it('Cancel: RReq N with challengeCancel 01', async () => {
     const challenge = await challenged(`${v}172`);
     await runChallenge(challenge, { action: 'cancel' });
-    expect(await h.server.challengeResult(challenge.challenge, seconds(5))).toEqual({ kind: 'failed', transStatus: 'N', transStatusReason: '01', challengeCancel: '01' });
+    expect(await h.server.challengeResult(challenge.challenge, seconds(5))).toEqual({
+      kind: 'failed',
+      transStatus: 'N',
+      transStatusReason: '01',
+      challengeCancel: '01',
+    });
   });
 });
 
@@ -101,7 +109,14 @@ describe('the verdict is the RReq, never the CRes', () => {
     const challenge = await challenged('2171');
     const { cres } = await runChallenge(challenge, {});
     expect(h.server.checkCres(cres, challenge.challenge)).toEqual({ kind: 'matches', transStatus: 'N' });
-    const forged = encodeJsonBase64Url({ messageType: 'CRes', messageVersion: '2.2.0', threeDSServerTransID: challenge.challenge.transactionId, acsTransID: challenge.challenge.acsTransactionId, challengeCompletionInd: 'Y', transStatus: 'Y' });
+    const forged = encodeJsonBase64Url({
+      messageType: 'CRes',
+      messageVersion: '2.2.0',
+      threeDSServerTransID: challenge.challenge.transactionId,
+      acsTransID: challenge.challenge.acsTransactionId,
+      challengeCompletionInd: 'Y',
+      transStatus: 'Y',
+    });
     expect(h.server.checkCres(forged, challenge.challenge)).toEqual({ kind: 'matches', transStatus: 'Y' });
     expect(await h.server.challengeResult(challenge.challenge, seconds(5))).toMatchObject({ kind: 'failed', transStatus: 'N' });
   });
@@ -127,7 +142,12 @@ describe('the verdict is the RReq, never the CRes', () => {
 describe('the ACS refuses what is not a CReq of its challenge', () => {
   it('a CReq with a window size outside the table, or of another version', async () => {
     const challenge = await challenged('2172');
-    const base = { threeDSServerTransID: challenge.challenge.transactionId, acsTransID: challenge.challenge.acsTransactionId, messageType: 'CReq', messageVersion: '2.2.0' };
+    const base = {
+      threeDSServerTransID: challenge.challenge.transactionId,
+      acsTransID: challenge.challenge.acsTransactionId,
+      messageType: 'CReq',
+      messageVersion: '2.2.0',
+    };
     expect((await postForm(challenge.acsUrl, { creq: encodeJsonBase64Url({ ...base, challengeWindowSize: '06' }) })).status).toBe(400);
     expect((await postForm(challenge.acsUrl, { creq: encodeJsonBase64Url({ ...base, messageVersion: '2.3.1', challengeWindowSize: '01' }) })).status).toBe(400);
     expect((await postForm(challenge.acsUrl, { creq: encodeJsonBase64Url({ ...base, challengeWindowSize: '01' }) })).status).toBe(200);

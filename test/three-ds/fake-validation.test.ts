@@ -14,7 +14,11 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 async function post(endpoint: string, body: unknown, apiKey = h.fake.apiKey) {
-  const response = await fetch(`${h.fake.apiUrl}${endpoint}`, { method: 'POST', headers: { 'Content-Type': 'application/json; charset=utf-8', APIKey: apiKey }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const response = await fetch(`${h.fake.apiUrl}${endpoint}`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json; charset=utf-8', APIKey: apiKey },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -44,7 +48,13 @@ describe('AReq', () => {
   });
 
   it('a field outside its pattern, enum or format: Erro 203', async () => {
-    for (const [field, value] of [['purchaseExponent', '12'], ['browserColorDepth', '30'], ['purchaseCurrency', '999'], ['purchaseDate', '20261331101112'], ['browserIP', '300.1.1.1']] as const) {
+    for (const [field, value] of [
+      ['purchaseExponent', '12'],
+      ['browserColorDepth', '30'],
+      ['purchaseCurrency', '999'],
+      ['purchaseDate', '20261331101112'],
+      ['browserIP', '300.1.1.1'],
+    ] as const) {
       const answer = await post('/auth', { ...(await validAReq()), [field]: value });
       expect(answer.body.errorCode, field).toBe('203');
       expect(answer.body.errorDetail, field).toContain(field);
@@ -60,7 +70,14 @@ describe('AReq', () => {
   it('a conditional field missing when its condition holds (browserColorDepth with JavaScript on): Erro 201', async () => {
     const { browserColorDepth: _, ...areq } = await validAReq();
     expect((await post('/auth', areq)).body).toMatchObject({ errorCode: '201', errorDetail: expect.stringContaining('browserColorDepth') });
-    const { browserColorDepth: _depth, browserScreenHeight: _height, browserScreenWidth: _width, browserTZ: _tz, browserJavaEnabled: _java, ...noScript } = await validAReq();
+    const {
+      browserColorDepth: _depth,
+      browserScreenHeight: _height,
+      browserScreenWidth: _width,
+      browserTZ: _tz,
+      browserJavaEnabled: _java,
+      ...noScript
+    } = await validAReq();
     expect((await post('/auth', { ...noScript, browserJavascriptEnabled: false })).body).toMatchObject({ messageType: 'ARes' });
   });
 
@@ -87,12 +104,19 @@ describe('AReq', () => {
       try {
         const { request } = await prepared(strict, '3100');
         const areq = buildAReq(request, { loopbackHttpAllowed: true });
-        const response = await fetch(`${strict.fake.apiUrl}/auth`, { method: 'POST', headers: { 'Content-Type': 'application/json', APIKey: strict.fake.apiKey }, body: JSON.stringify(areq) });
+        const response = await fetch(`${strict.fake.apiUrl}/auth`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', APIKey: strict.fake.apiKey },
+          body: JSON.stringify(areq),
+        });
         expect(await response.json()).toMatchObject({ errorCode: '203', errorDetail: expect.stringContaining('notificationURL') });
         // The adapter, without the allowance, refuses it before sending: nothing reaches the server.
         const published = new ThreeDSecureIoServer({ baseUrl: strict.fake.apiUrl, apiKey: strict.fake.apiKey });
         const { request: second } = await prepared(strict, '3100');
-        await expect(published.authenticate(second, seconds(5))).rejects.toMatchObject({ kind: 'not-sent', message: expect.stringContaining('notificationURL') });
+        await expect(published.authenticate(second, seconds(5))).rejects.toMatchObject({
+          kind: 'not-sent',
+          message: expect.stringContaining('notificationURL'),
+        });
         expect(strict.fake.ledger.areqCount(second.transactionId)).toBe(0);
       } finally {
         await strict.close();
@@ -113,7 +137,9 @@ describe('AReq', () => {
   });
 
   it('an AReq for a transaction no preauth opened, or with another account number: refused', async () => {
-    expect((await post('/auth', { ...(await validAReq()), threeDSServerTransID: '6b91f61e-9e62-4f5c-ab8c-f1ffb84122cb' })).body).toMatchObject({ errorCode: '301' });
+    expect((await post('/auth', { ...(await validAReq()), threeDSServerTransID: '6b91f61e-9e62-4f5c-ab8c-f1ffb84122cb' })).body).toMatchObject({
+      errorCode: '301',
+    });
     expect((await post('/auth', { ...(await validAReq()), acctNumber: account('2110').number })).body).toMatchObject({ errorCode: '305' });
   });
 

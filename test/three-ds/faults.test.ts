@@ -17,7 +17,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const callError = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as ThreeDsServerCallError);
+const callError = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error as ThreeDsServerCallError,
+  );
 const deadline = (ms: number) => AbortSignal.timeout(ms);
 
 describe('/auth that gives no usable answer is maybe-sent', () => {
@@ -62,14 +66,20 @@ describe('recovery by the 3DS Server transaction id', () => {
     const ref = { transactionId: request.transactionId, messageVersion: request.messageVersion, brand: 'VISA' as const };
     expect(await h.server.recover(ref, seconds(5))).toEqual({ kind: 'spent', reason: 'no-result' });
     await new Promise((resolve) => setTimeout(resolve, 400));
-    expect(await h.server.recover(ref, seconds(5))).toEqual({ kind: 'result', result: { kind: 'failed', transStatus: 'N', transStatusReason: '01', challengeCancel: '05' } });
+    expect(await h.server.recover(ref, seconds(5))).toEqual({
+      kind: 'result',
+      result: { kind: 'failed', transStatus: 'N', transStatusReason: '01', challengeCancel: '05' },
+    });
     expect(h.fake.ledger.areqCount(request.transactionId)).toBe(1);
   });
 
   it('an AReq that never reached the server: the transaction is unknown to /postauth, the attempt spent', async () => {
     const { request } = await prepared(h, '2100', { amount: { value: 1063, currencyCode: 'AED' } });
     await callError(h.server.authenticate(request, seconds(5)));
-    expect(await h.server.recover({ transactionId: request.transactionId, messageVersion: request.messageVersion, brand: 'VISA' }, seconds(5))).toEqual({ kind: 'spent', reason: 'unknown-transaction' });
+    expect(await h.server.recover({ transactionId: request.transactionId, messageVersion: request.messageVersion, brand: 'VISA' }, seconds(5))).toEqual({
+      kind: 'spent',
+      reason: 'unknown-transaction',
+    });
   });
 });
 
@@ -89,7 +99,9 @@ describe('failures that certainly did not reach the 3DS Server are not-sent', ()
 
   it('a wrong API key (401 "Invalid API Key")', async () => {
     const wrongKey = new ThreeDSecureIoServer({ baseUrl: h.fake.apiUrl, apiKey: 'not-the-key' });
-    expect(await callError(wrongKey.prepare({ brand: 'VISA', account: account('2100'), methodNotificationUrl: 'https://pay.example/m' }, seconds(5)))).toMatchObject({ kind: 'not-sent', status: 401 });
+    expect(
+      await callError(wrongKey.prepare({ brand: 'VISA', account: account('2100'), methodNotificationUrl: 'https://pay.example/m' }, seconds(5))),
+    ).toMatchObject({ kind: 'not-sent', status: 401 });
   });
 
   it('a deadline already spent: nothing is sent', async () => {
@@ -105,7 +117,9 @@ describe('preauth and postauth are bounded too, and safe to repeat', () => {
     h.fake.faults.inject('/preauth', 'hang');
     const error = await callError(h.server.prepare({ brand: 'VISA', account: account('2100'), methodNotificationUrl: 'https://pay.example/m' }, deadline(300)));
     expect(error).toMatchObject({ kind: 'maybe-sent', endpoint: '/preauth' });
-    expect(await h.server.prepare({ brand: 'VISA', account: account('2100'), methodNotificationUrl: 'https://pay.example/m' }, seconds(5))).toMatchObject({ kind: 'ready' });
+    expect(await h.server.prepare({ brand: 'VISA', account: account('2100'), methodNotificationUrl: 'https://pay.example/m' }, seconds(5))).toMatchObject({
+      kind: 'ready',
+    });
   });
 
   it('a hung postauth ends at its deadline; asking again gives the RReq', async () => {

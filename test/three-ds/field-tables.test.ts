@@ -1,9 +1,29 @@
 import { describe, expect, it } from 'vitest';
 import { parseDocTable } from '../../infra/three-ds/doc-field-tables.js';
 import { expandEnum, parseClause, schemaOf } from '../../lib/adapters/three-ds/threedsecure-io/field-tables/field-schema.js';
-import { AREQ, ARES, CRD_TABLE, CREQ, CRES, ERRO, POSTAUTH_REQUEST, PREAUTH_REQUEST, RREQ } from '../../lib/adapters/three-ds/threedsecure-io/field-tables/tables.js';
+import {
+  AREQ,
+  ARES,
+  CRD_TABLE,
+  CREQ,
+  CRES,
+  ERRO,
+  POSTAUTH_REQUEST,
+  PREAUTH_REQUEST,
+  RREQ,
+} from '../../lib/adapters/three-ds/threedsecure-io/field-tables/tables.js';
 
-const TABLES = [PREAUTH_REQUEST, CRD_TABLE, POSTAUTH_REQUEST, CREQ, ...Object.values(AREQ), ...Object.values(ARES), ...Object.values(RREQ), ...Object.values(CRES), ...Object.values(ERRO)];
+const TABLES = [
+  PREAUTH_REQUEST,
+  CRD_TABLE,
+  POSTAUTH_REQUEST,
+  CREQ,
+  ...Object.values(AREQ),
+  ...Object.values(ARES),
+  ...Object.values(RREQ),
+  ...Object.values(CRES),
+  ...Object.values(ERRO),
+];
 
 describe('the transcribed field tables', () => {
   it.each(TABLES.map((table) => [table.table, table] as const))('%s builds a schema, every regexp compiles, every row is named once', (_, table) => {
@@ -47,13 +67,21 @@ describe('the documentation reader of the dev-time check', () => {
 <div channels="${channels}" class="row-even attribute-header" id="attr-X-${name}"><div class="attribute-name">${name}<a class="link"></a></div><div class="attribute-type">string</div></div>
 <div channels="${channels}" class="row-even attribute-details"><div class="arg"><div class="argdef">
 <div class="inclusion">${inclusion}</div><div class="requirements">${requirements}</div>
-<div class="scenario"><div class="channel">Channels: ${channels.split(' ').map((c) => `<code>${c}</code>`).join('')}</div></div></div>
+<div class="scenario"><div class="channel">Channels: ${channels
+    .split(' ')
+    .map((c) => `<code>${c}</code>`)
+    .join('')}</div></div></div>
 <div class="argdesc">${conditions ? `<div class="conditions">${conditions}</div>` : ''}</div></div></div>`;
   const html = `<div class="reference-object">
 ${field('a', 'APP BRW', 'Required', '<div class="maxLength">Max length: <code><span class="pre">8</span></code></div>')}
 ${field('b', 'APP', 'Optional', '')}
-${field('c', 'APP BRW', '<div class="dynamic">Optional</div><div class="hidden dynamic" deviceChannel="02" messageCategory="01">Conditional</div>', '<div class="enum">One of: <div class="value-container"><code>Y</code><code>N</code></div></div>',
-    '<div class="">Required if <a>transStatus</a> is "C"<br/>Required if <a>deviceChannel</a> is "01"<br/></div><div class="hidden" deviceChannel="01">Required if <a>transStatus</a> is "C"<br/></div>')}
+${field(
+  'c',
+  'APP BRW',
+  '<div class="dynamic">Optional</div><div class="hidden dynamic" deviceChannel="02" messageCategory="01">Conditional</div>',
+  '<div class="enum">One of: <div class="value-container"><code>Y</code><code>N</code></div></div>',
+  '<div class="">Required if <a>transStatus</a> is "C"<br/>Required if <a>deviceChannel</a> is "01"<br/></div><div class="hidden" deviceChannel="01">Required if <a>transStatus</a> is "C"<br/></div>',
+)}
 ${field('d', 'BRW', 'Conditional', '<div class="regexp">Regexp: <code>^[0-9]{1,6}$</code></div>', '<div class="">Required if <a>browserJavascriptEnabled</a> is true<br/>Required if <a>deviceChannel</a> is "02"</div>')}
 </div>`;
 

@@ -49,7 +49,13 @@ describe.each([
   ])('%s fails the authentication and keeps transStatusReason', async (status, code, reason) => {
     const { request } = await prepared(h, `${v}${code}`);
     const outcome = await h.server.authenticate(request, seconds(5));
-    expect(outcome).toEqual({ kind: 'failed', transStatus: status, transStatusReason: reason, transactionId: request.transactionId, dsTransactionId: expect.any(String) });
+    expect(outcome).toEqual({
+      kind: 'failed',
+      transStatus: status,
+      transStatusReason: reason,
+      transactionId: request.transactionId,
+      dsTransactionId: expect.any(String),
+    });
   });
 
   it('I (informational only) proves no authentication: failed', async () => {
@@ -83,7 +89,10 @@ describe('preauth', () => {
   it('a range with a 3DS Method gives its URL and the threeDSMethodData to post', async () => {
     const { preparation } = await prepared(h, '2070');
     expect(preparation.method?.url).toBe(`${h.fake.acsUrl}/method`);
-    expect(decodeJsonBase64Url(preparation.method!.threeDSMethodData)).toEqual({ threeDSServerTransID: preparation.transactionId, threeDSMethodNotificationURL: `${h.sink.url}/method-notification` });
+    expect(decodeJsonBase64Url(preparation.method!.threeDSMethodData)).toEqual({
+      threeDSServerTransID: preparation.transactionId,
+      threeDSMethodNotificationURL: `${h.sink.url}/method-notification`,
+    });
   });
 
   it('picks the highest version all parties support (2.3.1 when the ACS speaks 2.1.0–2.3.1)', async () => {

@@ -24,7 +24,13 @@ function fakeClient(answers: Array<(sent: Sent) => unknown>) {
 }
 const request = {
   sessions: { Keys: [{ pk: 'h' }], ConsistentRead: true },
-  orders: { Keys: [{ pk: 'ORDER#o', sk: 'ORDER' }, { pk: 'ORDER#o', sk: 'PAYMENT#p' }], ConsistentRead: true },
+  orders: {
+    Keys: [
+      { pk: 'ORDER#o', sk: 'ORDER' },
+      { pk: 'ORDER#o', sk: 'PAYMENT#p' },
+    ],
+    ConsistentRead: true,
+  },
 };
 const session = { pk: 'h', orderRef: 'o' };
 const order = { pk: 'ORDER#o', sk: 'ORDER', kind: 'ORDER' };

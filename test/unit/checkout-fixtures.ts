@@ -5,7 +5,7 @@
 import { createPrivateKey, type KeyObject } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { CompactSign, importJWK, type JWK } from 'jose';
-import { type KeyResolver } from '../../lib/core/checkout/jws.js';
+import type { KeyResolver } from '../../lib/core/checkout/jws.js';
 import { withLowS } from '../../lib/core/checkout/ecdsa-low-s.js';
 import { localUnwrapper } from '../support/local-unwrapper.js';
 import { CheckoutSignatureInvalidError } from '../../lib/core/errors.js';
@@ -86,9 +86,7 @@ export async function signJws(
   critNames: string[] = [],
 ): Promise<string> {
   const crit = Object.fromEntries(critNames.map((name) => [name, true]));
-  const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader(header as never)
-    .sign(key, { crit });
+  const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(header as never).sign(key, { crit });
   return header.alg === 'ES256' ? withLowS(jws) : jws;
 }
 

@@ -1,12 +1,4 @@
-import {
-  constants,
-  createCipheriv,
-  createPrivateKey,
-  createPublicKey,
-  generateKeyPairSync,
-  publicEncrypt,
-  randomBytes,
-} from 'node:crypto';
+import { constants, createCipheriv, createPrivateKey, createPublicKey, generateKeyPairSync, publicEncrypt, randomBytes } from 'node:crypto';
 import { deflateRawSync } from 'node:zlib';
 import { CompactEncrypt } from 'jose';
 import { describe, expect, it, vi } from 'vitest';
@@ -16,18 +8,7 @@ import { localUnwrapper } from '../support/local-unwrapper.js';
 import { maskedView, parseDecryptedPayload, resolveEci } from '../../lib/core/checkout/payment-data.js';
 import { parseCheckoutRequest } from '../../lib/core/checkout/sdk-result.js';
 import { CheckoutDecryptionFailedError, DependencyUnavailableError } from '../../lib/core/errors.js';
-import {
-  b64u,
-  failure,
-  flipSegment,
-  json,
-  MAX_AGE,
-  networkResolver,
-  now,
-  recipientKey,
-  recipientUnwrapper,
-  vectors,
-} from './checkout-fixtures.js';
+import { b64u, failure, flipSegment, json, MAX_AGE, networkResolver, now, recipientKey, recipientUnwrapper, vectors } from './checkout-fixtures.js';
 
 const kid = vectors.recipientKid;
 const recipientPublicKey = createPublicKey(recipientKey);
@@ -109,8 +90,7 @@ describe('RFC 7516 known answers', () => {
     'XFBoMYUZodetZdvTiFvSkQ',
   ] as const;
   const a1Cek = [
-    177, 161, 244, 128, 84, 143, 225, 115, 63, 180, 3, 255, 107, 154, 212, 246, 138, 7, 110, 91, 112, 46, 34, 105, 47,
-    130, 203, 46, 122, 234, 64, 252,
+    177, 161, 244, 128, 84, 143, 225, 115, 63, 180, 3, 255, 107, 154, 212, 246, 138, 7, 110, 91, 112, 46, 34, 105, 47, 130, 203, 46, 122, 234, 64, 252,
   ];
   // RFC 7516 Appendix A.2: RSA1_5 + A128CBC-HS256 (the CEK is published in A.2.2).
   const a2 = [
@@ -121,8 +101,7 @@ describe('RFC 7516 known answers', () => {
     '9hH0vgRfYgPnAHOd8stkvw',
   ] as const;
   const a2Cek = [
-    4, 211, 31, 197, 84, 157, 252, 254, 11, 100, 157, 250, 63, 170, 106, 206, 107, 124, 212, 45, 111, 107, 9, 219, 200,
-    177, 0, 240, 143, 156, 44, 207,
+    4, 211, 31, 197, 84, 157, 252, 254, 11, 100, 157, 250, 63, 170, 106, 206, 107, 124, 212, 45, 111, 107, 9, 219, 200, 177, 0, 240, 143, 156, 44, 207,
   ];
   const bytes = (segment: string) => Buffer.from(segment, 'base64url');
   const aad = (segment: string) => Buffer.from(segment, 'ascii');
@@ -136,13 +115,17 @@ describe('RFC 7516 known answers', () => {
 
   it('A.1 as a whole decrypts: its header has no kid (RFC 7516 makes it optional), so each key is tried', async () => {
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
-    const unwrapper = localUnwrapper(new Map([['other', other], ['a1', a1Key]]));
+    const unwrapper = localUnwrapper(
+      new Map([
+        ['other', other],
+        ['a1', a1Key],
+      ]),
+    );
     expect(text(await decryptCheckoutJwe(a1.join('.'), unwrapper))).toBe('The true sign of intelligence is not knowledge but imagination.');
   });
 
   it('A.2: A128CBC-HS256 content decrypts with the published CEK (MAC, then CBC)', () => {
-    const decrypt = (tag: Uint8Array) =>
-      decryptJweContent('A128CBC-HS256', new Uint8Array(a2Cek), bytes(a2[2]), bytes(a2[3]), tag, aad(a2[0]));
+    const decrypt = (tag: Uint8Array) => decryptJweContent('A128CBC-HS256', new Uint8Array(a2Cek), bytes(a2[2]), bytes(a2[3]), tag, aad(a2[0]));
     expect(text(decrypt(bytes(a2[4])))).toBe('Live long and prosper.');
     const badTag = Buffer.from(bytes(a2[4]));
     badTag[0] = (badTag[0] ?? 0) ^ 1;
@@ -155,9 +138,7 @@ describe('RFC 7516 known answers', () => {
 });
 
 describe('round trips with jose CompactEncrypt', () => {
-  const combos = (['RSA-OAEP', 'RSA-OAEP-256'] as const).flatMap((alg) =>
-    (['A128GCM', 'A256GCM', 'A128CBC-HS256'] as const).map((enc) => [alg, enc] as const),
-  );
+  const combos = (['RSA-OAEP', 'RSA-OAEP-256'] as const).flatMap((alg) => (['A128GCM', 'A256GCM', 'A128CBC-HS256'] as const).map((enc) => [alg, enc] as const));
   it.each(combos)('%s + %s', async (alg, enc) => {
     const message = encode(JSON.stringify({ hello: 'world', alg, enc }));
     const compact = await new CompactEncrypt(message).setProtectedHeader({ alg, enc, kid }).encrypt(recipientPublicKey);
@@ -186,7 +167,7 @@ describe('decryptCheckoutJwe rejects', () => {
     await rejects(compact, /decoding error|oaep|decrypt/i, localUnwrapper(new Map([[kid, other]])));
   });
 
-  it('an unknown recipient kid is tried against each key: ours opens it, a stranger\'s key does not', async () => {
+  it("an unknown recipient kid is tried against each key: ours opens it, a stranger's key does not", async () => {
     const jwe = buildJwe({ ...goodHeader, kid: 'someone-else' }, encode('{}'));
     expect(await decryptCheckoutJwe(jwe, recipientUnwrapper)).toEqual(encode('{}'));
     const other = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
@@ -194,16 +175,12 @@ describe('decryptCheckoutJwe rejects', () => {
   });
 
   it('enc A192GCM', async () => {
-    const compact = await new CompactEncrypt(encode('{}'))
-      .setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A192GCM', kid })
-      .encrypt(recipientPublicKey);
+    const compact = await new CompactEncrypt(encode('{}')).setProtectedHeader({ alg: 'RSA-OAEP-256', enc: 'A192GCM', kid }).encrypt(recipientPublicKey);
     await rejects(compact, /unsupported enc/);
   });
 
   it('alg dir', async () => {
-    const compact = await new CompactEncrypt(encode('{}'))
-      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid })
-      .encrypt(randomBytes(32));
+    const compact = await new CompactEncrypt(encode('{}')).setProtectedHeader({ alg: 'dir', enc: 'A256GCM', kid }).encrypt(randomBytes(32));
     await rejects(compact, /unsupported alg/);
   });
 

@@ -2,25 +2,8 @@ import { compactVerify, exportJWK, exportSPKI, generateKeyPair } from 'jose';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyCheckoutJws, type KeyResolver } from '../../lib/core/checkout/jws.js';
 import { checkoutRequestSchema, MAX_JWS_LENGTH, parseCheckoutRequest } from '../../lib/core/checkout/sdk-result.js';
-import {
-  CheckoutExpiredError,
-  CheckoutPayloadInvalidError,
-  CheckoutSignatureInvalidError,
-  InvalidRequestError,
-} from '../../lib/core/errors.js';
-import {
-  failure,
-  flipSegment,
-  json,
-  jwksResolver,
-  MAX_AGE,
-  networkResolver,
-  now,
-  NOW_S,
-  signJws,
-  thrown,
-  vectors,
-} from './checkout-fixtures.js';
+import { CheckoutExpiredError, CheckoutPayloadInvalidError, CheckoutSignatureInvalidError, InvalidRequestError } from '../../lib/core/errors.js';
+import { failure, flipSegment, json, jwksResolver, MAX_AGE, networkResolver, now, NOW_S, signJws, thrown, vectors } from './checkout-fixtures.js';
 import { statusOf } from '../../lib/http/error-status.js';
 
 const options = { maxAgeSeconds: MAX_AGE, now };
@@ -103,12 +86,7 @@ describe('verifyCheckoutJws rejects', () => {
   };
   const header = (extra: Record<string, unknown> = {}) => ({ alg: 'RS256', kid, iat: NOW_S - 10, ...extra });
   /** Asserts the class (the client-facing code) and the internal reason in `cause`. */
-  const rejects = async (
-    jws: string,
-    errorClass: new (...args: never[]) => Error,
-    reason: RegExp,
-    resolve = resolver,
-  ) => {
+  const rejects = async (jws: string, errorClass: new (...args: never[]) => Error, reason: RegExp, resolve = resolver) => {
     const error = await failure(() => verifyCheckoutJws(jws, resolve, options));
     expect(error).toBeInstanceOf(errorClass);
     expect(((error as Error).cause as Error).message).toMatch(reason);
@@ -176,8 +154,9 @@ describe('verifyCheckoutJws rejects', () => {
 
   it('an iat in the future beyond the 30 s skew (29 s is tolerated)', async () => {
     await rejects(await signJws(header({ iat: NOW_S + 31 }), payload, privateKey), CheckoutExpiredError, /future/);
-    await expect(verifyCheckoutJws(await signJws(header({ iat: NOW_S + 29 }), payload, privateKey), resolver, options))
-      .resolves.toMatchObject({ iat: NOW_S + 29 });
+    await expect(verifyCheckoutJws(await signJws(header({ iat: NOW_S + 29 }), payload, privateKey), resolver, options)).resolves.toMatchObject({
+      iat: NOW_S + 29,
+    });
   });
 
   it('a stale payload iat even when the header iat is fresh', async () => {
@@ -218,7 +197,7 @@ describe('verifyCheckoutJws rejects', () => {
  * RFC 7519 and jose's jwtVerify do: refused from `exp` + 30 s on, and while `nbf` − 30 s is
  * still ahead.
  */
-describe('verifyCheckoutJws enforces the network\'s exp and nbf', () => {
+describe("verifyCheckoutJws enforces the network's exp and nbf", () => {
   const kid = 'validity-rsa';
   let privateKey: CryptoKey;
   let resolver: KeyResolver;
@@ -267,7 +246,7 @@ describe('verifyCheckoutJws enforces the network\'s exp and nbf', () => {
     await expiredBecause(await signJws({ ...baseHeader, nbf: NOW_S + 60 }, { ...payload, ...fresh }, privateKey), /header nbf/);
   });
 
-  it('a fresh iat does not stretch a passed exp (the network\'s shorter validity wins)', async () => {
+  it("a fresh iat does not stretch a passed exp (the network's shorter validity wins)", async () => {
     await expiredBecause(await signJws({ ...baseHeader, iat: NOW_S - 5, exp: NOW_S - 31 }, payload, privateKey), /exp has passed/);
   });
 
@@ -298,7 +277,10 @@ describe('verifyCheckoutJws refuses malleated copies', () => {
     return segment.slice(0, -1) + alphabet[last | 1];
   };
   const withSegment = (jws: string, index: number, change: (segment: string) => string) =>
-    jws.split('.').map((segment, i) => (i === index ? change(segment) : segment)).join('.');
+    jws
+      .split('.')
+      .map((segment, i) => (i === index ? change(segment) : segment))
+      .join('.');
   const refused = async (jws: string, reason: RegExp) => {
     const error = await failure(() => verifyCheckoutJws(jws, networkResolver, options));
     expect(error).toBeInstanceOf(CheckoutSignatureInvalidError);
@@ -310,7 +292,10 @@ describe('verifyCheckoutJws refuses malleated copies', () => {
     const jws = vector.sdkResult.checkoutResponse;
     const segment = jws.split('.')[index]!;
     const padding = '='.repeat((4 - (segment.length % 4)) % 4) || '==';
-    await refused(withSegment(jws, index, (s) => s + padding), /not canonical base64url/);
+    await refused(
+      withSegment(jws, index, (s) => s + padding),
+      /not canonical base64url/,
+    );
   });
 
   /** Segments whose length leaves unused bits (a multiple of 3 bytes has none). */
@@ -342,7 +327,10 @@ describe('verifyCheckoutJws refuses malleated copies', () => {
     const jws = vector.sdkResult.checkoutResponse;
     await refused(`${jws}\n`, /signature is not canonical/);
     await refused(`${jws}\r\n`, /signature is not canonical/);
-    await refused(withSegment(jws, 1, (s) => `${s.slice(0, 8)}\n${s.slice(8)}`), /payload is not canonical/);
+    await refused(
+      withSegment(jws, 1, (s) => `${s.slice(0, 8)}\n${s.slice(8)}`),
+      /payload is not canonical/,
+    );
     await refused(` ${jws}`, /protected header is not canonical/);
     await expect(verifyCheckoutJws(jws, networkResolver, options)).resolves.toBeDefined();
   });

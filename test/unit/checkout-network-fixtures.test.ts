@@ -54,10 +54,14 @@ function registeredVault() {
 
 async function run(sdkResult: unknown, vault: PayloadKeyVault) {
   const request = parseCheckoutRequest({ checkoutResponse: sdkResult });
-  const verified = await verifyCheckoutJws(request.jws, async ({ kid, alg }) => {
-    if (kid !== networkJwk.kid) throw new Error('unknown kid');
-    return (await importJWK(networkJwk, alg)) as CryptoKey;
-  }, { maxAgeSeconds: 900, now: fixtureNow });
+  const verified = await verifyCheckoutJws(
+    request.jws,
+    async ({ kid, alg }) => {
+      if (kid !== networkJwk.kid) throw new Error('unknown kid');
+      return (await importJWK(networkJwk, alg)) as CryptoKey;
+    },
+    { maxAgeSeconds: 900, now: fixtureNow },
+  );
   const credential = parseDecryptedPayload(await decryptCheckoutJwe(verified.payload.encryptedPayload, vault));
   return { request, verified, credential, eci: resolveEci(credential, verified.payload.assuranceData?.eci, brandOf(credential.number)) };
 }

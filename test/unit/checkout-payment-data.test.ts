@@ -16,17 +16,7 @@ import {
 } from '../../lib/core/checkout/payment-data.js';
 import { parseCheckoutRequest } from '../../lib/core/checkout/sdk-result.js';
 import { CheckoutPayloadInvalidError } from '../../lib/core/errors.js';
-import {
-  allErrorText,
-  failure,
-  flipSegment,
-  MAX_AGE,
-  networkResolver,
-  now,
-  recipientUnwrapper,
-  signJws,
-  vectors,
-} from './checkout-fixtures.js';
+import { allErrorText, failure, flipSegment, MAX_AGE, networkResolver, now, recipientUnwrapper, signJws, vectors } from './checkout-fixtures.js';
 
 const [visa] = vectors.cases;
 const base = visa!.decryptedPayload;

@@ -71,7 +71,10 @@ function vault(options: VaultOptions = {}) {
 /** The fixture's JWE (after checking its JWS), encrypted to `to` with JWE kid `kid`. */
 async function jweOf(shape: PayloadShape, to: JWK, kid?: string): Promise<string> {
   const { sdkResult } = await buildCheckoutFixture(shape, { signingKey, recipientKey: to }, kid);
-  const verified = await verifyCheckoutJws(sdkResult.checkoutResponse, async () => (await importJWK(verifyingKey, 'ES256')) as CryptoKey, { maxAgeSeconds: 900, now: fixtureNow });
+  const verified = await verifyCheckoutJws(sdkResult.checkoutResponse, async () => (await importJWK(verifyingKey, 'ES256')) as CryptoKey, {
+    maxAgeSeconds: 900,
+    now: fixtureNow,
+  });
   return verified.payload.encryptedPayload;
 }
 
@@ -82,7 +85,10 @@ describe('the key-wrap algorithm (SPEC 4.3 step 5: RSA-OAEP-256, also RSA-OAEP)'
   it('RSA-OAEP (SHA-1) is unwrapped by KMS as RSAES_OAEP_SHA_1, RSA-OAEP-256 as RSAES_OAEP_SHA_256', async () => {
     const key = await importJWK({ ...recipient.current, alg: undefined, use: undefined } as JWK, 'RSA-OAEP');
     const key256 = await importJWK({ ...recipient.current, alg: undefined, use: undefined } as JWK, 'RSA-OAEP-256');
-    for (const [alg, publicKey] of [['RSA-OAEP', key], ['RSA-OAEP-256', key256]] as const) {
+    for (const [alg, publicKey] of [
+      ['RSA-OAEP', key],
+      ['RSA-OAEP-256', key256],
+    ] as const) {
       const jwe = await new CompactEncrypt(new TextEncoder().encode(`{"wrapped":"${alg}"}`))
         .setProtectedHeader({ alg, enc: 'A256GCM', kid: recipient.current.kid! })
         .encrypt(publicKey);
@@ -95,7 +101,10 @@ describe('the key-wrap algorithm (SPEC 4.3 step 5: RSA-OAEP-256, also RSA-OAEP)'
 
 describe('recipient key by kid form', () => {
   it('our RFC 7638 thumbprint: one Decrypt with that key, no trial, nothing logged', async () => {
-    for (const [to, arn] of [[recipient.current, arns.current], [recipient.previous, arns.previous]] as const) {
+    for (const [to, arn] of [
+      [recipient.current, arns.current],
+      [recipient.previous, arns.previous],
+    ] as const) {
       const v = vault();
       const credential = await open(await jweOf(VISA, to, String(to.kid)), v.instance);
       expect(credential.kind).toBe('token');
@@ -203,9 +212,7 @@ describe('unknown kid: each configured key, current first', () => {
  * key-wrap algorithm and content encryption the service accepts.
  */
 describe('no kid: the same trial as an unknown kid', () => {
-  const combos = (['RSA-OAEP', 'RSA-OAEP-256'] as const).flatMap((alg) =>
-    (['A128GCM', 'A256GCM', 'A128CBC-HS256'] as const).map((enc) => [alg, enc] as const),
-  );
+  const combos = (['RSA-OAEP', 'RSA-OAEP-256'] as const).flatMap((alg) => (['A128GCM', 'A256GCM', 'A128CBC-HS256'] as const).map((enc) => [alg, enc] as const));
   /** A JWE whose protected header has no `kid` at all. */
   const kidless = async (alg: 'RSA-OAEP' | 'RSA-OAEP-256', enc: string, to: JWK, message: string) => {
     const key = await importJWK({ ...to, alg: undefined, use: undefined, kid: undefined } as JWK, alg);

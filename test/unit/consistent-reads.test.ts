@@ -44,7 +44,10 @@ describe('reads that must see a write are strongly consistent', () => {
     const tables = sent[0]!.input.RequestItems as Record<string, { ConsistentRead?: boolean; Keys: unknown[] }>;
     expect(Object.keys(tables).sort()).toEqual(['orders', 'sessions']);
     expect(Object.values(tables).map((t) => t.ConsistentRead)).toEqual([true, true]);
-    expect(tables.orders!.Keys).toEqual([{ pk: 'ORDER#o', sk: 'ORDER' }, { pk: 'ORDER#o', sk: 'PAYMENT#p' }]);
+    expect(tables.orders!.Keys).toEqual([
+      { pk: 'ORDER#o', sk: 'ORDER' },
+      { pk: 'ORDER#o', sk: 'PAYMENT#p' },
+    ]);
   });
 
   it('payments, pending 3DS and orders', async () => {
@@ -57,7 +60,11 @@ describe('reads that must see a write are strongly consistent', () => {
 
   it('the payment-methods read-modify-write loop (4.5/4.6)', async () => {
     const { client, sent } = recordingClient();
-    await upsertPaymentMethods({ config: new ConfigRepository(client, 'config'), now: Date.now }, { level: 'tenant', tenantRef: 't' }, { CLICK_TO_PAY: { enabled: false } });
+    await upsertPaymentMethods(
+      { config: new ConfigRepository(client, 'config'), now: Date.now },
+      { level: 'tenant', tenantRef: 't' },
+      { CLICK_TO_PAY: { enabled: false } },
+    );
     expect(reads(sent).length).toBeGreaterThan(0);
     expect(reads(sent).every((s) => s.input.ConsistentRead === true)).toBe(true);
   });
@@ -66,7 +73,15 @@ describe('reads that must see a write are strongly consistent', () => {
     const { client, sent } = recordingClient();
     const keys = { currentKid: async () => 'kid' };
     await onboardMerchant({ config: new ConfigRepository(client, 'config'), keys, now: Date.now }, 'm', {
-      tenantRef: 't', dpaId: 'd', dpaClientId: 'c', dpaName: 'n', cardBrands: ['visa'], locale: 'en', environment: 'sandbox', threeDsPolicy: 'never', outlets: ['o1', 'o2'],
+      tenantRef: 't',
+      dpaId: 'd',
+      dpaClientId: 'c',
+      dpaName: 'n',
+      cardBrands: ['visa'],
+      locale: 'en',
+      environment: 'sandbox',
+      threeDsPolicy: 'never',
+      outlets: ['o1', 'o2'],
     } as never);
     const merchantAndOutlets = reads(sent).filter((s) => /^(MERCHANT|OUTLET)#/.test(s.input.Key.pk));
     expect(merchantAndOutlets).toHaveLength(3);
@@ -95,7 +110,10 @@ describe('a failed condition brings the item it saw (ALL_OLD) instead of a secon
   it('the lease and the final write ask for the old item on a failed condition', async () => {
     const { client, sent } = recordingClient(() => ({ Attributes: { pk: 'ORDER#o', sk: 'PAYMENT#p', kind: 'PAYMENT', state: 'AUTHORISED' } }));
     const payments = new PaymentRepository(client, 'orders');
-    await payments.acquireLease({ orderRef: 'o', paymentRef: 'p' }, { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'l', leaseUntil: 2, now: 1, credential: 'c' });
+    await payments.acquireLease(
+      { orderRef: 'o', paymentRef: 'p' },
+      { from: 'STARTED', requires: LEASE_RULE.fresh('STARTED'), leaseId: 'l', leaseUntil: 2, now: 1, credential: 'c' },
+    );
     await payments.finish({ orderRef: 'o', paymentRef: 'p' }, 'l', { state: 'AUTHORISED' }, undefined, [], Date.now());
     expect(sent.map((s) => s.input.ReturnValuesOnConditionCheckFailure)).toEqual(['ALL_OLD', 'ALL_OLD']);
   });

@@ -36,7 +36,11 @@ describe('route table without the sandbox', () => {
 describe('fallback handler and SANDBOX_ROUTES', () => {
   it('answers 404 on a sandbox path when the stage has no sandbox', async () => {
     const fallback = await fallbackWith('absent');
-    for (const [method, path] of [['DELETE', '/sandbox/3ds/challenge'], ['GET', '/sandbox/src/init'], ['PUT', '/sandbox/src/checkout']]) {
+    for (const [method, path] of [
+      ['DELETE', '/sandbox/3ds/challenge'],
+      ['GET', '/sandbox/src/init'],
+      ['PUT', '/sandbox/src/checkout'],
+    ]) {
       const response = await invoke(fallback, { method, path });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(response.headers.Allow).toBeUndefined();

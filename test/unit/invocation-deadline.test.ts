@@ -41,7 +41,8 @@ describe('the invocation deadline', () => {
   });
 
   it('a call’s signal aborts at its own timeout, or at the invocation’s deadline if that comes first', async () => {
-    const waitForAbort = (signal: AbortSignal) => new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve((signal.reason as Error).message)));
+    const waitForAbort = (signal: AbortSignal) =>
+      new Promise<string>((resolve) => signal.addEventListener('abort', () => resolve((signal.reason as Error).message)));
     const started = Date.now();
     expect(await withCallSignal(50, waitForAbort)).toMatch(/no answer within 50 ms/);
     const deadline = { signal: AbortSignal.timeout(30), at: Date.now() + 30 };

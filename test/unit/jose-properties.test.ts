@@ -12,24 +12,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { decryptCheckoutJwe, type ContentKeyUnwrapper } from '../../lib/core/checkout/jwe.js';
 import { verifyCheckoutJws, type KeyResolver } from '../../lib/core/checkout/jws.js';
 import { parseDecryptedPayload } from '../../lib/core/checkout/payment-data.js';
-import {
-  CheckoutDecryptionFailedError,
-  CheckoutExpiredError,
-  CheckoutPayloadInvalidError,
-  CheckoutSignatureInvalidError,
-} from '../../lib/core/errors.js';
-import {
-  allErrorText,
-  json,
-  jwksResolver,
-  MAX_AGE,
-  networkResolver,
-  now,
-  NOW_S,
-  recipientUnwrapper,
-  signJws,
-  vectors,
-} from './checkout-fixtures.js';
+import { CheckoutDecryptionFailedError, CheckoutExpiredError, CheckoutPayloadInvalidError, CheckoutSignatureInvalidError } from '../../lib/core/errors.js';
+import { allErrorText, json, jwksResolver, MAX_AGE, networkResolver, now, NOW_S, recipientUnwrapper, signJws, vectors } from './checkout-fixtures.js';
 import type { DomainError } from '../../lib/core/errors.js';
 import { statusOf } from '../../lib/http/error-status.js';
 
@@ -174,17 +158,13 @@ describe('verifyCheckoutJws properties', () => {
 
   it('mutated real vectors (chars, padding, headers) never verify and fail only with the SPEC 422s', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...jwsVectors),
-        fc.array(mutationArb(jwsHeaderArb), { minLength: 1, maxLength: 3 }),
-        async (original, mutations) => {
-          const mutated = applyAll(original, mutations);
-          fc.pre(mutated !== original);
-          const outcome = await settle(() => verifyCheckoutJws(mutated, networkResolver, options));
-          expect(outcome.ok).toBe(false);
-          if (!outcome.ok) expectOnly(outcome.error, JWS_ERRORS);
-        },
-      ),
+      fc.asyncProperty(fc.constantFrom(...jwsVectors), fc.array(mutationArb(jwsHeaderArb), { minLength: 1, maxLength: 3 }), async (original, mutations) => {
+        const mutated = applyAll(original, mutations);
+        fc.pre(mutated !== original);
+        const outcome = await settle(() => verifyCheckoutJws(mutated, networkResolver, options));
+        expect(outcome.ok).toBe(false);
+        if (!outcome.ok) expectOnly(outcome.error, JWS_ERRORS);
+      }),
       RUNS,
     );
   });
@@ -295,17 +275,13 @@ describe('decryptCheckoutJwe properties (fake unwrapper)', () => {
 
   it('mutated real vectors never decrypt and fail only with CHECKOUT_DECRYPTION_FAILED', async () => {
     await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom(...jweVectors),
-        fc.array(mutationArb(jweHeaderArb), { minLength: 1, maxLength: 3 }),
-        async (original, mutations) => {
-          const mutated = applyAll(original, mutations);
-          fc.pre(mutated !== original);
-          const outcome = await settle(() => decryptCheckoutJwe(mutated, fakeUnwrapper));
-          expect(outcome.ok).toBe(false);
-          if (!outcome.ok) expectOnly(outcome.error, JWE_ERRORS);
-        },
-      ),
+      fc.asyncProperty(fc.constantFrom(...jweVectors), fc.array(mutationArb(jweHeaderArb), { minLength: 1, maxLength: 3 }), async (original, mutations) => {
+        const mutated = applyAll(original, mutations);
+        fc.pre(mutated !== original);
+        const outcome = await settle(() => decryptCheckoutJwe(mutated, fakeUnwrapper));
+        expect(outcome.ok).toBe(false);
+        if (!outcome.ok) expectOnly(outcome.error, JWE_ERRORS);
+      }),
       RUNS,
     );
   });

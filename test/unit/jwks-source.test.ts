@@ -214,10 +214,13 @@ describe('NetworkKeyRing', () => {
   it('asks the network the SDK shape names first, and no other when it has the kid', async () => {
     const visa = endpoint({ body: jwks(rsaJwk) });
     const mastercard = endpoint({ body: jwks(ecJwk) });
-    const ring = new NetworkKeyRing([
-      { name: 'visa', url: visa.url },
-      { name: 'mastercard', url: mastercard.url },
-    ], clock);
+    const ring = new NetworkKeyRing(
+      [
+        { name: 'visa', url: visa.url },
+        { name: 'mastercard', url: mastercard.url },
+      ],
+      clock,
+    );
     expect(await ring.resolve('ec1', 'ES256', 'mastercard')).toMatchObject({ network: 'mastercard' });
     expect([count(visa.path), count(mastercard.path)]).toEqual([0, 1]);
     // A wrong hint only costs order: the kid is still found where it is.
@@ -228,10 +231,13 @@ describe('NetworkKeyRing', () => {
   it('a kid cached in any network resolves without any fetch, even while another network hangs', async () => {
     const visa = endpoint({ hang: true });
     const mastercard = endpoint({ body: jwks(ecJwk) });
-    const ring = new NetworkKeyRing([
-      { name: 'visa', url: visa.url },
-      { name: 'mastercard', url: mastercard.url },
-    ], { ...clock, timeoutMs: 600_000 });
+    const ring = new NetworkKeyRing(
+      [
+        { name: 'visa', url: visa.url },
+        { name: 'mastercard', url: mastercard.url },
+      ],
+      { ...clock, timeoutMs: 600_000 },
+    );
     await ring.resolve('ec1', 'ES256', 'mastercard'); // warms the mastercard set only
     for (const hint of ['visa', 'mastercard', undefined]) {
       expect(await ring.resolve('ec1', 'ES256', hint)).toMatchObject({ network: 'mastercard' });
@@ -244,11 +250,14 @@ describe('NetworkKeyRing', () => {
     const hangs = endpoint({ hang: true });
     const has = endpoint({ body: jwks(rsaJwk) });
     const named = endpoint({ body: jwks() });
-    const ring = new NetworkKeyRing([
-      { name: 'slow', url: hangs.url },
-      { name: 'sandbox', url: has.url },
-      { name: 'visa', url: named.url },
-    ], { ...clock, timeoutMs: 600_000 });
+    const ring = new NetworkKeyRing(
+      [
+        { name: 'slow', url: hangs.url },
+        { name: 'sandbox', url: has.url },
+        { name: 'visa', url: named.url },
+      ],
+      { ...clock, timeoutMs: 600_000 },
+    );
     const resolved = await ring.resolve('k1', 'RS256', 'visa');
     expect(resolved.network).toBe('sandbox');
     expect(count(named.path)).toBe(1); // the named network was asked first
@@ -259,10 +268,13 @@ describe('NetworkKeyRing', () => {
   it('a named network that is down does not block the kid in another; nobody has it → 503 while one is down', async () => {
     const visa = endpoint({ status: 500 });
     const mastercard = endpoint({ body: jwks(ecJwk) });
-    const ring = new NetworkKeyRing([
-      { name: 'visa', url: visa.url },
-      { name: 'mastercard', url: mastercard.url },
-    ], clock);
+    const ring = new NetworkKeyRing(
+      [
+        { name: 'visa', url: visa.url },
+        { name: 'mastercard', url: mastercard.url },
+      ],
+      clock,
+    );
     expect(await ring.resolve('ec1', 'ES256', 'visa')).toMatchObject({ network: 'mastercard' });
     await expect(ring.resolve('unknown', 'ES256', 'visa')).rejects.toBeInstanceOf(DependencyUnavailableError);
     expect(count(visa.path)).toBe(1); // backing off: the outage is not fetched per request

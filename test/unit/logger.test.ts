@@ -57,8 +57,14 @@ describe('card-number redaction (field names plus Luhn-valid 13–19 digit runs)
     );
   });
 
-  it('keeps an all-digit UUID and the issue\'s example whole', () => {
-    for (const id of ['12345678-1234-1234-1234-123456789012', 'f0745073-fc9a-4bc1-2345-678901234567', 'o-4111111111111111', 'ref_4111111111111111', '4111111111111111x']) {
+  it("keeps an all-digit UUID and the issue's example whole", () => {
+    for (const id of [
+      '12345678-1234-1234-1234-123456789012',
+      'f0745073-fc9a-4bc1-2345-678901234567',
+      'o-4111111111111111',
+      'ref_4111111111111111',
+      '4111111111111111x',
+    ]) {
       expect(redact(id)).toBe(id);
     }
   });
@@ -68,7 +74,16 @@ describe('card-number redaction (field names plus Luhn-valid 13–19 digit runs)
       expect(luhnValid(pan)).toBe(true);
       const spaced = pan.replace(/(\d{4})(?=\d)/g, '$1 ');
       const hyphenated = pan.replace(/(\d{4})(?=\d)/g, '$1-');
-      for (const text of [pan, spaced, hyphenated, `card ${spaced} declined`, `pan=${pan}.`, JSON.stringify({ pan: hyphenated, n: 1 }), `(${pan})`, `-${pan}`]) {
+      for (const text of [
+        pan,
+        spaced,
+        hyphenated,
+        `card ${spaced} declined`,
+        `pan=${pan}.`,
+        JSON.stringify({ pan: hyphenated, n: 1 }),
+        `(${pan})`,
+        `-${pan}`,
+      ]) {
         const out = redact(text) as string;
         expect(out, text).toContain(REDACTED_CARD_NUMBER);
         expect(out.replace(/\D/g, ''), text).not.toContain(pan.slice(6));

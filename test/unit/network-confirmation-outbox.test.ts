@@ -31,7 +31,13 @@ describe('operationConfirmations', () => {
   });
 
   it.each(['FAILED', 'PENDING'] as const)('confirms nothing for a %s operation (it did not happen, or not yet)', (state) => {
-    const payment = captured({ kind: 'CAPTURE', amount: 1000, state, at: '2026-11-23T20:01:00.000Z', ...(state === 'FAILED' ? { failure: { code: 'DECLINED', reason: 'no' } } : {}) });
+    const payment = captured({
+      kind: 'CAPTURE',
+      amount: 1000,
+      state,
+      at: '2026-11-23T20:01:00.000Z',
+      ...(state === 'FAILED' ? { failure: { code: 'DECLINED', reason: 'no' } } : {}),
+    });
     expect(operationConfirmations(order, payment, 'cap-1', Date.now())).toEqual([]);
   });
 

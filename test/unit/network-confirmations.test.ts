@@ -30,12 +30,21 @@ const confirmation: NetworkConfirmation = {
 describe('OAuth 1.0a signing (Mastercard’s reference signer)', () => {
   it('builds the signature base string of Mastercard’s published test vector', () => {
     // github.com/Mastercard/oauth1-signer-nodejs test/OAuth-getSignatureBaseString.test.js
-    const params = 'Format=JSON&Format=XML&MerchantId=GOOGLE%20LTD%20ADWORDS%20%28CC%40GOOGLE.COM%29&Type=ExactMatch&oauth_consumer_key=aaa!aaa&oauth_nonce=uTeLPs6K&oauth_signature_method=RSA-SHA256&oauth_timestamp=1524771555&oauth_version=1.0';
+    const params =
+      'Format=JSON&Format=XML&MerchantId=GOOGLE%20LTD%20ADWORDS%20%28CC%40GOOGLE.COM%29&Type=ExactMatch&oauth_consumer_key=aaa!aaa&oauth_nonce=uTeLPs6K&oauth_signature_method=RSA-SHA256&oauth_timestamp=1524771555&oauth_version=1.0';
     expect(signatureBaseString('GET', 'https://sandbox.api.mastercard.com/merchantid/v1/merchantid', params)).toBe(
       'GET&https%3A%2F%2Fsandbox.api.mastercard.com%2Fmerchantid%2Fv1%2Fmerchantid&Format%3DJSON%26Format%3DXML%26MerchantId%3DGOOGLE%2520LTD%2520ADWORDS%2520%2528CC%2540GOOGLE.COM%2529%26Type%3DExactMatch%26oauth_consumer_key%3Daaa%21aaa%26oauth_nonce%3DuTeLPs6K%26oauth_signature_method%3DRSA-SHA256%26oauth_timestamp%3D1524771555%26oauth_version%3D1.0',
     );
-    expect(parameterString([['b', '2'], ['a', '2'], ['a', '1']])).toBe('a=1&a=2&b=2');
-    expect(baseUri(new URL('HTTPS://API.Mastercard.com:443/srci/api/checkout/confirmations?x=1#f'))).toBe('https://api.mastercard.com/srci/api/checkout/confirmations');
+    expect(
+      parameterString([
+        ['b', '2'],
+        ['a', '2'],
+        ['a', '1'],
+      ]),
+    ).toBe('a=1&a=2&b=2');
+    expect(baseUri(new URL('HTTPS://API.Mastercard.com:443/srci/api/checkout/confirmations?x=1#f'))).toBe(
+      'https://api.mastercard.com/srci/api/checkout/confirmations',
+    );
   });
 
   it('signs with RSA-SHA256 over the base string, with the body hash, verifiable with the public key', () => {
@@ -43,13 +52,31 @@ describe('OAuth 1.0a signing (Mastercard’s reference signer)', () => {
     const body = '{"a":1}';
     const header = authorizationHeader('POST', url, body, { consumerKey: 'ck!123', signingKey: privateKey }, { nonce: 'n0nce', timestamp: 1700000000 });
     expect(header.startsWith('OAuth ')).toBe(true);
-    const fields = Object.fromEntries(header.slice(6).split(',').map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 2, -1)]));
+    const fields = Object.fromEntries(
+      header
+        .slice(6)
+        .split(',')
+        .map((part) => [part.slice(0, part.indexOf('=')), part.slice(part.indexOf('=') + 2, -1)]),
+    );
     const bodyHash = createHash('sha256').update(body).digest('base64');
-    expect(fields).toMatchObject({ oauth_body_hash: bodyHash, oauth_consumer_key: 'ck!123', oauth_nonce: 'n0nce', oauth_signature_method: 'RSA-SHA256', oauth_timestamp: '1700000000', oauth_version: '1.0' });
-    const base = signatureBaseString('POST', url, `oauth_body_hash=${bodyHash}&oauth_consumer_key=ck!123&oauth_nonce=n0nce&oauth_signature_method=RSA-SHA256&oauth_timestamp=1700000000&oauth_version=1.0`);
+    expect(fields).toMatchObject({
+      oauth_body_hash: bodyHash,
+      oauth_consumer_key: 'ck!123',
+      oauth_nonce: 'n0nce',
+      oauth_signature_method: 'RSA-SHA256',
+      oauth_timestamp: '1700000000',
+      oauth_version: '1.0',
+    });
+    const base = signatureBaseString(
+      'POST',
+      url,
+      `oauth_body_hash=${bodyHash}&oauth_consumer_key=ck!123&oauth_nonce=n0nce&oauth_signature_method=RSA-SHA256&oauth_timestamp=1700000000&oauth_version=1.0`,
+    );
     expect(createVerify('RSA-SHA256').update(base).verify(publicKey, decodeURIComponent(fields.oauth_signature!), 'base64')).toBe(true);
     // A different body is a different signature.
-    expect(authorizationHeader('POST', url, '{"a":2}', { consumerKey: 'ck!123', signingKey: privateKey }, { nonce: 'n0nce', timestamp: 1700000000 })).not.toBe(header);
+    expect(authorizationHeader('POST', url, '{"a":2}', { consumerKey: 'ck!123', signingKey: privateKey }, { nonce: 'n0nce', timestamp: 1700000000 })).not.toBe(
+      header,
+    );
   });
 });
 
@@ -72,12 +99,25 @@ describe('Mastercard’s confirmation body', () => {
     });
     const refund = mastercardConfirmationBody({ ...confirmation, outcome: 'REFUNDED' }, 'client-1').confirmationData;
     expect(refund.networkTransactionIdentifier).toBeUndefined(); // only for checkoutEventType 01
-    expect(Object.fromEntries(Object.entries(CHECKOUT_EVENT_CODES).map(([outcome, codes]) => [outcome, codes.checkoutEventType]))).toEqual({ AUTHORISED: '01', DECLINED: '01', CAPTURED: '02', REFUNDED: '03', REVERSED: '04' });
+    expect(Object.fromEntries(Object.entries(CHECKOUT_EVENT_CODES).map(([outcome, codes]) => [outcome, codes.checkoutEventType]))).toEqual({
+      AUTHORISED: '01',
+      DECLINED: '01',
+      CAPTURED: '02',
+      REFUNDED: '03',
+      REVERSED: '04',
+    });
     expect(CHECKOUT_EVENT_CODES.DECLINED.confirmationStatus).toBe('02');
   });
 
   it('writes amounts with the currency’s ISO 4217 exponent', () => {
-    expect([majorUnits(1050, 'AED'), majorUnits(5, 'USD'), majorUnits(0, 'EUR'), majorUnits(1050, 'JPY'), majorUnits(1050, 'BHD'), majorUnits(123456789, 'AED')]).toEqual(['10.50', '0.05', '0.00', '1050', '1.050', '1234567.89']);
+    expect([
+      majorUnits(1050, 'AED'),
+      majorUnits(5, 'USD'),
+      majorUnits(0, 'EUR'),
+      majorUnits(1050, 'JPY'),
+      majorUnits(1050, 'BHD'),
+      majorUnits(123456789, 'AED'),
+    ]).toEqual(['10.50', '0.05', '0.00', '1050', '1.050', '1234567.89']);
   });
 });
 
@@ -93,14 +133,22 @@ describe('the production adapter (MastercardConfirmationsClient)', () => {
       });
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/srci/api/checkout/confirmations`, seen, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/srci/api/checkout/confirmations`,
+      seen,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    };
   }
   const logger = new Logger({}, 'error', () => undefined);
 
   it('POSTs the body signed for that exact URL and body, with the client id header; 204 is ok', async () => {
     const server = await receiver(204);
     try {
-      const client = new MastercardConfirmationsClient({ url: server.url, srcClientId: 'client-1' }, async () => ({ consumerKey: 'ck!1', signingKey: privateKey }), logger);
+      const client = new MastercardConfirmationsClient(
+        { url: server.url, srcClientId: 'client-1' },
+        async () => ({ consumerKey: 'ck!1', signingKey: privateKey }),
+        logger,
+      );
       expect(await client.confirm(confirmation)).toMatchObject({ ok: true, status: 204 });
       const [request] = server.seen;
       expect(JSON.parse(request!.body)).toEqual(mastercardConfirmationBody(confirmation, 'client-1'));
@@ -111,7 +159,11 @@ describe('the production adapter (MastercardConfirmationsClient)', () => {
       const nonce = /oauth_nonce="([^"]+)"/.exec(header)![1];
       const timestamp = /oauth_timestamp="([^"]+)"/.exec(header)![1];
       const signature = decodeURIComponent(/oauth_signature="([^"]+)"/.exec(header)![1]!);
-      const base = signatureBaseString('POST', server.url, `oauth_body_hash=${hash}&oauth_consumer_key=ck!1&oauth_nonce=${nonce}&oauth_signature_method=RSA-SHA256&oauth_timestamp=${timestamp}&oauth_version=1.0`);
+      const base = signatureBaseString(
+        'POST',
+        server.url,
+        `oauth_body_hash=${hash}&oauth_consumer_key=ck!1&oauth_nonce=${nonce}&oauth_signature_method=RSA-SHA256&oauth_timestamp=${timestamp}&oauth_version=1.0`,
+      );
       expect(createVerify('RSA-SHA256').update(base).verify(publicKey, signature, 'base64')).toBe(true);
     } finally {
       await server.close();
@@ -123,10 +175,18 @@ describe('the production adapter (MastercardConfirmationsClient)', () => {
     try {
       const ok = new MastercardConfirmationsClient({ url: server.url, srcClientId: 'c' }, async () => ({ consumerKey: 'k', signingKey: privateKey }), logger);
       expect(await ok.confirm(confirmation)).toMatchObject({ ok: false, status: 503 });
-      const noCredentials = new MastercardConfirmationsClient({ url: server.url, srcClientId: 'c' }, async () => Promise.reject(new Error('AccessDenied')), logger);
+      const noCredentials = new MastercardConfirmationsClient(
+        { url: server.url, srcClientId: 'c' },
+        async () => Promise.reject(new Error('AccessDenied')),
+        logger,
+      );
       expect(await noCredentials.confirm(confirmation)).toMatchObject({ ok: false, error: 'credentials-unavailable' });
       expect(server.seen).toHaveLength(1);
-      const unreachable = new MastercardConfirmationsClient({ url: 'http://127.0.0.1:1/x', srcClientId: 'c' }, async () => ({ consumerKey: 'k', signingKey: privateKey }), logger);
+      const unreachable = new MastercardConfirmationsClient(
+        { url: 'http://127.0.0.1:1/x', srcClientId: 'c' },
+        async () => ({ consumerKey: 'k', signingKey: privateKey }),
+        logger,
+      );
       expect(await unreachable.confirm(confirmation)).toMatchObject({ ok: false, error: 'unreachable' });
     } finally {
       await server.close();
@@ -139,7 +199,10 @@ describe('credentials from SSM by ARN', () => {
   const ARN = 'arn:aws:ssm:eu-west-1:123456789012:parameter/c2p/mastercard';
 
   it('reads the SecureString once (decrypted), and again only after a failure', async () => {
-    const send = vi.fn().mockRejectedValueOnce(new Error('throttled')).mockResolvedValue({ Parameter: { Value: JSON.stringify({ consumerKey: 'ck!1', signingKeyPem: pem }) } });
+    const send = vi
+      .fn()
+      .mockRejectedValueOnce(new Error('throttled'))
+      .mockResolvedValue({ Parameter: { Value: JSON.stringify({ consumerKey: 'ck!1', signingKeyPem: pem }) } });
     const credentials = ssmCredentials({ send } as never, ARN);
     await expect(credentials()).rejects.toThrow('throttled');
     const loaded = await credentials();
@@ -163,19 +226,30 @@ describe('credentials from SSM by ARN', () => {
 });
 
 describe('configuration (MASTERCARD_*, SANDBOX_CONFIRMATIONS_URL)', () => {
-  const full = { MASTERCARD_CONFIRMATIONS_URL: 'https://api.mastercard.com/srci/api/checkout/confirmations', MASTERCARD_SRC_CLIENT_ID: 'client-1', MASTERCARD_API_CREDENTIALS_PARAMETER_ARN: 'arn:aws:ssm:eu-west-1:123456789012:parameter/c2p/mastercard' };
+  const full = {
+    MASTERCARD_CONFIRMATIONS_URL: 'https://api.mastercard.com/srci/api/checkout/confirmations',
+    MASTERCARD_SRC_CLIENT_ID: 'client-1',
+    MASTERCARD_API_CREDENTIALS_PARAMETER_ARN: 'arn:aws:ssm:eu-west-1:123456789012:parameter/c2p/mastercard',
+  };
 
   it('takes all three Mastercard settings or none, and derives the sandbox endpoint from PUBLIC_BASE_URL', () => {
     expect(parseNetworkConfirmationsConfig(full)).toMatchObject(full);
     expect(parseNetworkConfirmationsConfig({})).toEqual({ SANDBOX_CONFIRMATIONS_URL: undefined });
-    expect(parseNetworkConfirmationsConfig({ PUBLIC_BASE_URL: 'https://pay.example.com/' }).SANDBOX_CONFIRMATIONS_URL).toBe('https://pay.example.com/sandbox/src/confirmations');
-    expect(parseNetworkConfirmationsConfig({ PUBLIC_BASE_URL: 'https://pay.example.com', SANDBOX_CONFIRMATIONS_URL: 'http://127.0.0.1:9/c' }).SANDBOX_CONFIRMATIONS_URL).toBe('http://127.0.0.1:9/c');
+    expect(parseNetworkConfirmationsConfig({ PUBLIC_BASE_URL: 'https://pay.example.com/' }).SANDBOX_CONFIRMATIONS_URL).toBe(
+      'https://pay.example.com/sandbox/src/confirmations',
+    );
+    expect(
+      parseNetworkConfirmationsConfig({ PUBLIC_BASE_URL: 'https://pay.example.com', SANDBOX_CONFIRMATIONS_URL: 'http://127.0.0.1:9/c' })
+        .SANDBOX_CONFIRMATIONS_URL,
+    ).toBe('http://127.0.0.1:9/c');
     const { MASTERCARD_SRC_CLIENT_ID: _omitted, ...partial } = full;
     expect(() => parseNetworkConfirmationsConfig(partial)).toThrow(/Invalid configuration: check MASTERCARD_CONFIRMATIONS_URL/);
   });
 
   it('refuses an http Mastercard endpoint or a credentials value that is not an SSM parameter ARN, naming the variable only', () => {
-    expect(() => parseNetworkConfirmationsConfig({ ...full, MASTERCARD_CONFIRMATIONS_URL: 'http://api.mastercard.com/x' })).toThrow(/MASTERCARD_CONFIRMATIONS_URL/);
+    expect(() => parseNetworkConfirmationsConfig({ ...full, MASTERCARD_CONFIRMATIONS_URL: 'http://api.mastercard.com/x' })).toThrow(
+      /MASTERCARD_CONFIRMATIONS_URL/,
+    );
     const error = (() => {
       try {
         parseNetworkConfirmationsConfig({ ...full, MASTERCARD_API_CREDENTIALS_PARAMETER_ARN: '{"consumerKey":"SECRET"}' });
@@ -190,7 +264,8 @@ describe('configuration (MASTERCARD_*, SANDBOX_CONFIRMATIONS_URL)', () => {
 
 describe('the sandbox network’s confirmations endpoint', () => {
   const body = mastercardConfirmationBody({ ...confirmation, srcCorrelationId: `unit-${Date.now()}` }, 'sandbox-src-initiator');
-  const post = (payload: unknown, headers: Record<string, string> = {}) => invoke(sandboxSrc, { method: 'POST', path: '/sandbox/src/confirmations', body: payload, headers });
+  const post = (payload: unknown, headers: Record<string, string> = {}) =>
+    invoke(sandboxSrc, { method: 'POST', path: '/sandbox/src/confirmations', body: payload, headers });
 
   it('records each receipt, answers 204 without a body, and lists each confirmation id once', async () => {
     const first = await post(body, { 'idempotency-key': 'cnf_a' });
@@ -208,7 +283,11 @@ describe('the sandbox network’s confirmations endpoint', () => {
     const missing = await post(body);
     expect(missing.status).toBe(400);
     expect(missing.body.error.reason).toBe('INVALID_REQUEST');
-    for (const bad of [{ ...body, srcCorrelationId: '' }, { ...body, confirmationData: { ...body.confirmationData, checkoutEventType: '09' } }, { ...body, confirmationData: { ...body.confirmationData, transactionAmount: { transactionAmount: '10,50', transactionCurrencyCode: 'AED' } } }]) {
+    for (const bad of [
+      { ...body, srcCorrelationId: '' },
+      { ...body, confirmationData: { ...body.confirmationData, checkoutEventType: '09' } },
+      { ...body, confirmationData: { ...body.confirmationData, transactionAmount: { transactionAmount: '10,50', transactionCurrencyCode: 'AED' } } },
+    ]) {
       const response = await post(bad, { 'idempotency-key': 'cnf_x' });
       expect(response.status, JSON.stringify(bad)).toBe(400);
     }

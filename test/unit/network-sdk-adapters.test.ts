@@ -15,10 +15,35 @@ const { createNetworkSdk } = await import('../../web/src/sdk/network-sdk.js');
  * page's reasons; the browser suite (test/e2e/network-sdks.e2e.test.ts) runs the happy paths
  * against the fakes in Chromium.
  */
-const INIT = { dpaId: 'dpa-1', dpaClientId: 'client-1', dpaName: 'Shop', cardBrands: ['visa', 'mastercard'], locale: 'en_AE', amount: { value: 149, currencyCode: 'AED' } };
-const NEW_CARD = { primaryAccountNumber: '4012888888881881', panExpirationMonth: '11', panExpirationYear: '2031', cardSecurityCode: '123', cardholderName: 'Nora Example', brand: 'VISA' as const };
-const MASKED = { srcDigitalCardId: 'card-1', panLastFour: '1111', panExpirationMonth: '12', panExpirationYear: '2030', paymentCardDescriptor: 'visa', digitalCardData: { descriptorName: 'Visa Signature' } };
-const reason = (promise: Promise<unknown>) => promise.then(() => 'resolved', (error: { reason?: string }) => error.reason);
+const INIT = {
+  dpaId: 'dpa-1',
+  dpaClientId: 'client-1',
+  dpaName: 'Shop',
+  cardBrands: ['visa', 'mastercard'],
+  locale: 'en_AE',
+  amount: { value: 149, currencyCode: 'AED' },
+};
+const NEW_CARD = {
+  primaryAccountNumber: '4012888888881881',
+  panExpirationMonth: '11',
+  panExpirationYear: '2031',
+  cardSecurityCode: '123',
+  cardholderName: 'Nora Example',
+  brand: 'VISA' as const,
+};
+const MASKED = {
+  srcDigitalCardId: 'card-1',
+  panLastFour: '1111',
+  panExpirationMonth: '12',
+  panExpirationYear: '2030',
+  paymentCardDescriptor: 'visa',
+  digitalCardData: { descriptorName: 'Visa Signature' },
+};
+const reason = (promise: Promise<unknown>) =>
+  promise.then(
+    () => 'resolved',
+    (error: { reason?: string }) => error.reason,
+  );
 
 let win: Record<string, unknown>;
 beforeEach(() => {
@@ -34,8 +59,11 @@ afterEach(() => {
 function visaStub(overrides: Record<string, unknown> = {}) {
   const vsdk = {
     initialize: vi.fn(async () => ({})),
-    getCards: vi.fn(async (input: { validationData?: string }): Promise<Record<string, unknown>> =>
-      input.validationData ? { actionCode: 'SUCCESS', profiles: [{ maskedCards: [MASKED] }] } : { actionCode: 'PENDING_CONSUMER_IDV', maskedValidationChannel: 'c***@example.com' },
+    getCards: vi.fn(
+      async (input: { validationData?: string }): Promise<Record<string, unknown>> =>
+        input.validationData
+          ? { actionCode: 'SUCCESS', profiles: [{ maskedCards: [MASKED] }] }
+          : { actionCode: 'PENDING_CONSUMER_IDV', maskedValidationChannel: 'c***@example.com' },
     ),
     checkout: vi.fn(async (_input: Record<string, unknown>): Promise<Record<string, unknown>> => ({ actionCode: 'SUCCESS', checkoutResponse: 'jws' })),
     unbindAppInstance: vi.fn(async () => ({})),
@@ -51,7 +79,9 @@ describe('Visa (VSDK)', () => {
     await new VisaClickToPaySdk('https://sdk.visa.example/sdk.js').init(INIT);
     const url = new URL(loadScript.mock.calls[0]![0]);
     expect(Object.fromEntries(url.searchParams)).toEqual({ dpaId: 'dpa-1', dpaClientId: 'client-1', cardBrands: 'visa,mastercard' });
-    expect(vsdk.initialize).toHaveBeenCalledWith({ dpaTransactionOptions: { dpaLocale: 'en_AE', transactionAmount: { transactionAmount: '149', transactionCurrencyCode: 'AED' } } });
+    expect(vsdk.initialize).toHaveBeenCalledWith({
+      dpaTransactionOptions: { dpaLocale: 'en_AE', transactionAmount: { transactionAmount: '149', transactionCurrencyCode: 'AED' } },
+    });
   });
 
   it('INIT_FAILED when the script defines no VSDK or initialize rejects', async () => {
@@ -64,10 +94,17 @@ describe('Visa (VSDK)', () => {
     const vsdk = visaStub();
     const sdk = new VisaClickToPaySdk('https://sdk.visa.example/sdk.js');
     await sdk.init(INIT);
-    expect(await sdk.identityLookup({ type: 'EMAIL', value: 'a@example.com' })).toEqual({ consumerPresent: true, validation: { maskedChannel: 'c***@example.com', channel: 'EMAIL' } });
-    expect(vsdk.getCards).toHaveBeenLastCalledWith({ consumerIdentity: { identityProvider: 'SRC', identityType: 'EMAIL_ADDRESS', identityValue: 'a@example.com' } });
+    expect(await sdk.identityLookup({ type: 'EMAIL', value: 'a@example.com' })).toEqual({
+      consumerPresent: true,
+      validation: { maskedChannel: 'c***@example.com', channel: 'EMAIL' },
+    });
+    expect(vsdk.getCards).toHaveBeenLastCalledWith({
+      consumerIdentity: { identityProvider: 'SRC', identityType: 'EMAIL_ADDRESS', identityValue: 'a@example.com' },
+    });
     vsdk.getCards.mockResolvedValueOnce({ actionCode: 'ADD_CARD' });
-    expect(await sdk.identityLookup({ type: 'MOBILE_NUMBER', value: '+971500000009', countryCode: '971', nationalNumber: '500000009' })).toEqual({ consumerPresent: false });
+    expect(await sdk.identityLookup({ type: 'MOBILE_NUMBER', value: '+971500000009', countryCode: '971', nationalNumber: '500000009' })).toEqual({
+      consumerPresent: false,
+    });
     expect(vsdk.getCards.mock.calls.at(-1)![0]).toMatchObject({ consumerIdentity: { identityType: 'MOBILE_PHONE_NUMBER', identityValue: '+971500000009' } });
     vsdk.getCards.mockResolvedValueOnce({ actionCode: 'ERROR', error: { reason: 'ACCT_INACCESSIBLE' } });
     expect(await reason(sdk.identityLookup({ type: 'EMAIL', value: 'a@example.com' }))).toBe('ACCOUNT_LOCKED');
@@ -86,7 +123,9 @@ describe('Visa (VSDK)', () => {
     expect(await reason(sdk.validateOtp('000000'))).toBe('RETRIES_EXCEEDED');
     await sdk.validateOtp('246810');
     expect(vsdk.getCards).toHaveBeenLastCalledWith(expect.objectContaining({ validationData: '246810' }));
-    expect(await sdk.getCards()).toEqual([{ srcDigitalCardId: 'card-1', brand: 'VISA', panLastFour: '1111', panExpirationMonth: '12', panExpirationYear: '2030', descriptorName: 'Visa Signature' }]);
+    expect(await sdk.getCards()).toEqual([
+      { srcDigitalCardId: 'card-1', brand: 'VISA', panLastFour: '1111', panExpirationMonth: '12', panExpirationYear: '2030', descriptorName: 'Visa Signature' },
+    ]);
   });
 
   it('checkout: SUCCESS passes the result on unmodified; CHANGE_CARD, SWITCH_CONSUMER, ERROR and a rejection map to the page reasons', async () => {
@@ -129,7 +168,13 @@ describe('Visa (VSDK)', () => {
     expect(sent.consumer).toEqual({ consumerIdentity: { identityProvider: 'SRC', identityType: 'EMAIL_ADDRESS', identityValue: 'a@example.com' } });
     const { plaintext, protectedHeader } = await compactDecrypt(sent.encryptedCard as string, await importJWK(await exportJWK(privateKey), 'RSA-OAEP-256'));
     expect(protectedHeader).toMatchObject({ alg: 'RSA-OAEP-256', kid: 'VISA-KID-1' });
-    expect(JSON.parse(new TextDecoder().decode(plaintext))).toEqual({ primaryAccountNumber: '4012888888881881', panExpirationMonth: '11', panExpirationYear: '2031', cardSecurityCode: '123', cardHolderName: 'Nora Example' });
+    expect(JSON.parse(new TextDecoder().decode(plaintext))).toEqual({
+      primaryAccountNumber: '4012888888881881',
+      panExpirationMonth: '11',
+      panExpirationYear: '2031',
+      cardSecurityCode: '123',
+      cardHolderName: 'Nora Example',
+    });
   });
 
   it('no configured Visa card key, or one that cannot be fetched: the card is not enrolled (never encrypted to another key)', async () => {
@@ -145,7 +190,20 @@ describe('Visa (VSDK)', () => {
     expect(await reason(unreachable.enrollCard(NEW_CARD))).toBe('UNKNOWN');
     expect(down).toHaveBeenCalledTimes(2); // a failed fetch is not cached
     // A JWKS without an RSA encryption key that has a kid is no key at all.
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ keys: [{ kty: 'EC', kid: 'x' }, { kty: 'RSA', n: 'AQAB', e: 'AQAB', use: 'sig', kid: 'y' }] }))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              keys: [
+                { kty: 'EC', kid: 'x' },
+                { kty: 'RSA', n: 'AQAB', e: 'AQAB', use: 'sig', kid: 'y' },
+              ],
+            }),
+          ),
+      ),
+    );
     const unusable = new VisaClickToPaySdk('https://sdk.visa.example/sdk.js', 'https://keys.visa.example/card');
     await unusable.init(INIT);
     expect(await reason(unusable.enrollCard(NEW_CARD))).toBe('UNKNOWN');
@@ -183,7 +241,9 @@ describe('Mastercard (MastercardCheckoutServices)', () => {
 
   it('init with srcDpaId, dpaData, transaction options and card brands; INIT_FAILED when it rejects', async () => {
     const { services } = await ready();
-    expect(services.init).toHaveBeenCalledWith(expect.objectContaining({ srcDpaId: 'dpa-1', dpaData: { dpaName: 'Shop' }, cardBrands: ['visa', 'mastercard'], checkoutExperience: 'WITHIN_CHECKOUT' }));
+    expect(services.init).toHaveBeenCalledWith(
+      expect.objectContaining({ srcDpaId: 'dpa-1', dpaData: { dpaName: 'Shop' }, cardBrands: ['visa', 'mastercard'], checkoutExperience: 'WITHIN_CHECKOUT' }),
+    );
     mastercardStub({ init: vi.fn(async () => Promise.reject({ reason: 'INVALID_PARAMETER' })) });
     expect(await reason(new MastercardClickToPaySdk('https://src.mastercard.example/lib.js').init(INIT))).toBe('INIT_FAILED');
   });

@@ -19,17 +19,34 @@ function tsc(file: string) {
   writeFileSync(
     join(dir, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, noUncheckedIndexedAccess: true, noEmit: true, skipLibCheck: false, types: [] },
+      compilerOptions: {
+        target: 'ES2022',
+        module: 'NodeNext',
+        moduleResolution: 'NodeNext',
+        lib: ['ES2023', 'DOM'],
+        strict: true,
+        noUncheckedIndexedAccess: true,
+        noEmit: true,
+        skipLibCheck: false,
+        types: [],
+      },
       files: [file],
     }),
   );
-  return spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], { cwd: dir, encoding: 'utf8' });
+  return spawnSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], {
+    cwd: dir,
+    encoding: 'utf8',
+  });
 }
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'openapi-client-'));
   symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir');
-  const generated = spawnSync(process.execPath, [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(root, 'docs/openapi.json'), '-o', join(dir, 'api.d.ts')], { encoding: 'utf8' });
+  const generated = spawnSync(
+    process.execPath,
+    [join(root, 'node_modules/openapi-typescript/bin/cli.js'), join(root, 'docs/openapi.json'), '-o', join(dir, 'api.d.ts')],
+    { encoding: 'utf8' },
+  );
   expect(generated.status, generated.stderr).toBe(0);
   for (const file of ['client-usage.ts', 'client-type-error.ts']) copyFileSync(join(fixtures, file), join(dir, file));
 }, 60_000);
@@ -55,7 +72,10 @@ describe('a typed client generated from docs/openapi.json', () => {
   it('fails on a deliberate type error, at its line', () => {
     const result = tsc('client-type-error.ts');
     expect(result.status).not.toBe(0);
-    const line = readFileSync(join(fixtures, 'client-type-error.ts'), 'utf8').split('\n').findIndex((text) => text.includes('TYPE ERROR HERE')) + 1;
+    const line =
+      readFileSync(join(fixtures, 'client-type-error.ts'), 'utf8')
+        .split('\n')
+        .findIndex((text) => text.includes('TYPE ERROR HERE')) + 1;
     expect(result.stdout).toMatch(new RegExp(`client-type-error\\.ts\\(${line},\\d+\\): error TS2322`));
     expect(result.stdout.match(/error TS/g)).toHaveLength(1);
   }, 60_000);

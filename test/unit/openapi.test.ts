@@ -7,9 +7,16 @@ import { buildOpenApi, OPENAPI_PATH } from '../../infra/openapi/generate.js';
 import { NAMED_SCHEMAS, problemSchema } from '../../infra/openapi/components.js';
 import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from '../../infra/openapi/examples.js';
 
-type Op = { operationId?: string; tags?: string[]; requestBody?: { content: Record<string, { schema: { $ref?: string } }> }; responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }> };
+type Op = {
+  operationId?: string;
+  tags?: string[];
+  requestBody?: { content: Record<string, { schema: { $ref?: string } }> };
+  responses: Record<string, { content?: Record<string, { schema: { $ref?: string } }> }>;
+};
 const operations = () =>
-  Object.entries(buildOpenApi().paths as Record<string, Record<string, Op>>).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })));
+  Object.entries(buildOpenApi().paths as Record<string, Record<string, Op>>).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => ({ route: `${method.toUpperCase()} ${path}`, op })),
+  );
 
 describe('docs/openapi.json', () => {
   it('is what the schemas generate (run `npm run openapi` after changing them)', () => {
@@ -19,9 +26,7 @@ describe('docs/openapi.json', () => {
 
   it('documents every API route of lib/http/routes.json', () => {
     const paths = buildOpenApi().paths as Record<string, Record<string, unknown>>;
-    const apiRoutes = table.functions
-      .flatMap((fn) => fn.routes)
-      .filter((route) => /^(GET|PUT|POST) \/(config|transactions)\//.test(route));
+    const apiRoutes = table.functions.flatMap((fn) => fn.routes).filter((route) => /^(GET|PUT|POST) \/(config|transactions)\//.test(route));
     for (const route of apiRoutes) {
       const [method, path] = route.split(' ') as [string, string];
       expect(paths[path]?.[method.toLowerCase()], route).toBeDefined();
@@ -36,7 +41,10 @@ describe('docs/openapi.json', () => {
       for (const route of fn.routes.filter((r) => /^(GET|PUT|POST) \/(config|transactions)\//.test(r))) {
         const [method, path] = route.split(' ') as [string, string];
         const op = paths[path]![method.toLowerCase()]!;
-        expect(op.parameters.some((p) => p.name === 'Idempotency-Key'), route).toBe(optsIn);
+        expect(
+          op.parameters.some((p) => p.name === 'Idempotency-Key'),
+          route,
+        ).toBe(optsIn);
         if (optsIn) expect(Object.keys(op.responses), route).toEqual(expect.arrayContaining(['409', '422']));
       }
     }
@@ -73,7 +81,9 @@ describe('docs/openapi.json', () => {
   });
 
   it('lists every error code of lib/core/errors.ts and lib/http/errors.ts as the enum of Problem.code', () => {
-    const source = ['../../lib/core/errors.ts', '../../lib/http/errors.ts'].map((file) => readFileSync(fileURLToPath(new URL(file, import.meta.url)), 'utf8')).join('\n');
+    const source = ['../../lib/core/errors.ts', '../../lib/http/errors.ts']
+      .map((file) => readFileSync(fileURLToPath(new URL(file, import.meta.url)), 'utf8'))
+      .join('\n');
     const codes = [...source.matchAll(/readonly code = '([A-Z_]+)'/g)].map(([, code]) => code);
     expect(codes.length).toBeGreaterThan(20);
     const schemas = (buildOpenApi().components as { schemas: Record<string, { properties: Record<string, { enum?: string[] }> }> }).schemas;
@@ -90,7 +100,9 @@ describe('docs/openapi.json', () => {
       expect(result.error?.issues, name).toBeUndefined();
     }
     expect(problemSchema.safeParse(RETRYABLE_PROBLEM_EXAMPLE).success).toBe(true);
-    const byRoute = Object.fromEntries(operations().map(({ route, op }) => [route, op as unknown as { responses: Record<string, { content: Record<string, { example?: unknown }> }> }]));
+    const byRoute = Object.fromEntries(
+      operations().map(({ route, op }) => [route, op as unknown as { responses: Record<string, { content: Record<string, { example?: unknown }> }> }]),
+    );
     expect(byRoute['GET /transactions/outlets/{outletId}/orders/{orderRef}']!.responses['200']!.content['application/json']!.example).toEqual(EXAMPLES.Order);
   });
 

@@ -14,8 +14,10 @@ async function load<T>(path: string, pick: (m: any) => T, env: Record<string, st
     process.env = saved;
   }
 }
-const page = (value: string | undefined) => load('../../lib/composition/config/checkout-page-config.js', (m) => m.checkoutPageConfig, { CLICK_TO_PAY_SDK_URLS: value });
-const sandbox = (value: string | undefined) => load('../../lib/composition/config/sandbox-config.js', (m) => m.sandboxConfig, { SANDBOX_NETWORK_SIGNING_JWKS_URL: value });
+const page = (value: string | undefined) =>
+  load('../../lib/composition/config/checkout-page-config.js', (m) => m.checkoutPageConfig, { CLICK_TO_PAY_SDK_URLS: value });
+const sandbox = (value: string | undefined) =>
+  load('../../lib/composition/config/sandbox-config.js', (m) => m.sandboxConfig, { SANDBOX_NETWORK_SIGNING_JWKS_URL: value });
 
 describe('hosted page SDK URLs (CLICK_TO_PAY_SDK_URLS)', () => {
   it('unset or blank means none', async () => {
@@ -47,7 +49,8 @@ describe('sandbox network signing key (SANDBOX_NETWORK_SIGNING_JWKS_URL)', () =>
 });
 
 describe('the acquirer of production merchants (PRODUCTION_ACQUIRER)', () => {
-  const acquirer = (value: string | undefined) => load('../../lib/composition/config/acquirer-config.js', (m) => m.acquirerConfig, { PRODUCTION_ACQUIRER: value });
+  const acquirer = (value: string | undefined) =>
+    load('../../lib/composition/config/acquirer-config.js', (m) => m.acquirerConfig, { PRODUCTION_ACQUIRER: value });
 
   it('is none unless set (blank = unset)', async () => {
     expect((await acquirer(undefined)).PRODUCTION_ACQUIRER).toBe('none');

@@ -15,7 +15,12 @@ async function load(env: Record<string, string>) {
 
 describe('payment configuration', () => {
   it('parses named network JWKS URLs with defaults', async () => {
-    const config = await load({ NETWORK_JWKS_URLS: 'visa=https://v.example/jwks,mastercard=file:///tmp/mc.json', CHECKOUT_MAX_AGE_SECONDS: '', AUTHORIZER_TIMEOUT_MS: '', PAYMENT_LEASE_SECONDS: '' }).catch((e) => e);
+    const config = await load({
+      NETWORK_JWKS_URLS: 'visa=https://v.example/jwks,mastercard=file:///tmp/mc.json',
+      CHECKOUT_MAX_AGE_SECONDS: '',
+      AUTHORIZER_TIMEOUT_MS: '',
+      PAYMENT_LEASE_SECONDS: '',
+    }).catch((e) => e);
     expect(config).toBeInstanceOf(Error); // empty strings are not numbers: fail loudly
     const ok = await load({ NETWORK_JWKS_URLS: 'visa=https://v.example/jwks,mastercard=file:///tmp/mc.json' });
     expect(ok.NETWORK_JWKS_URLS).toEqual([

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderState } from '../../lib/core/domain/order.js';
 import { failureAllowsRetry, inAttemptOrder, MAX_PAYMENTS_PER_ORDER, nextPaymentRef, retryRefusal } from '../../lib/core/domain/payment-retry.js';
-import { type Payment, type PaymentState } from '../../lib/core/domain/payment.js';
+import type { Payment, PaymentState } from '../../lib/core/domain/payment.js';
 import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
 
 const payment = (state: PaymentState, extra: Partial<Payment> = {}): Payment => ({

@@ -35,9 +35,7 @@ describe('README', () => {
 
   it('links SPEC sections to headings that exist in docs/SPEC.md (the README and every guide in docs/)', () => {
     const anchors = new Set([...spec.matchAll(/^#{1,3} (.+)$/gm)].map(([, heading]) => slug(heading!)));
-    const links = markdownFiles().flatMap((file) =>
-      [...read(file).matchAll(/\]\((?:docs\/|(?:\.\.\/)*)SPEC\.md#([^)]+)\)/g)].map(([, anchor]) => anchor!),
-    );
+    const links = markdownFiles().flatMap((file) => [...read(file).matchAll(/\]\((?:docs\/|(?:\.\.\/)*)SPEC\.md#([^)]+)\)/g)].map(([, anchor]) => anchor!));
     expect(links.length).toBeGreaterThan(20);
     for (const anchor of links) expect(anchors, anchor).toContain(anchor);
   });

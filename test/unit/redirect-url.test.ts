@@ -81,8 +81,15 @@ describe('redirectUrlProblem: examples', () => {
   });
 
   it.each([
-    ['localhost', true], ['localhost.', true], ['127.0.0.1', true], ['127.255.0.9', true], ['[::1]', true],
-    ['128.0.0.1', false], ['localhost.evil.example', false], ['[::ffff:7f00:1]', false], ['0.0.0.0', false],
+    ['localhost', true],
+    ['localhost.', true],
+    ['127.0.0.1', true],
+    ['127.255.0.9', true],
+    ['[::1]', true],
+    ['128.0.0.1', false],
+    ['localhost.evil.example', false],
+    ['[::ffff:7f00:1]', false],
+    ['0.0.0.0', false],
   ])('isLoopbackHost(%s) is %s', (host, loopback) => {
     expect(isLoopbackHost(host)).toBe(loopback);
   });
@@ -105,10 +112,22 @@ describe('normaliseOrigin (4.7 redirectOrigins)', () => {
   });
 
   it.each([
-    'http://shop.example.com', 'https://shop.example.com/path', 'https://shop.example.com?q=1', 'https://shop.example.com#x',
-    'https://user@shop.example.com', 'https://u:p@shop.example.com', 'ftp://shop.example.com', 'javascript:alert(1)',
-    'shop.example.com', 'https://', 'https://*.example.com', 'https://shop.example.com//', 'https://shop.exa\tmple.com',
-    'https://shop.example.com\\', ' https://shop.example.com', 'https://shop.example.com..',
+    'http://shop.example.com',
+    'https://shop.example.com/path',
+    'https://shop.example.com?q=1',
+    'https://shop.example.com#x',
+    'https://user@shop.example.com',
+    'https://u:p@shop.example.com',
+    'ftp://shop.example.com',
+    'javascript:alert(1)',
+    'shop.example.com',
+    'https://',
+    'https://*.example.com',
+    'https://shop.example.com//',
+    'https://shop.exa\tmple.com',
+    'https://shop.example.com\\',
+    ' https://shop.example.com',
+    'https://shop.example.com..',
   ])('refuses %j', (raw) => {
     expect(normaliseOrigin(raw)).toBeUndefined();
   });
@@ -118,15 +137,42 @@ describe('normaliseOrigin (4.7 redirectOrigins)', () => {
 const hostname = fc
   .array(fc.stringMatching(/^[a-z0-9](?:[a-z0-9-]{0,10}[a-z0-9])?$/), { minLength: 1, maxLength: 3 })
   .map((labels) => `${labels.join('.')}.example`);
-const origin = fc.tuple(hostname, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined })).map(([host, port]) => `https://${host}${port && port !== 443 ? `:${port}` : ''}`);
+const origin = fc
+  .tuple(hostname, fc.option(fc.integer({ min: 1, max: 65535 }), { nil: undefined }))
+  .map(([host, port]) => `https://${host}${port && port !== 443 ? `:${port}` : ''}`);
 const browserOrigin = (raw: string) => {
   const url = new URL(raw);
   return `${url.protocol}//${url.hostname.replace(/\.$/, '')}${url.port ? `:${url.port}` : ''}`;
 };
 /** Pieces of the known tricks, glued together in any order. */
 const trickPiece = fc.constantFrom(
-  'https://', 'http://', 'HTTPS://', 'javascript:', 'data:', '//', 'shop.example.com', 'evil.example', '@', '#', '?', '\\', '.', ':443', ':8443',
-  '/', '\t', '\n', ' ', 'localhost', '127.0.0.1', '[::1]', 'xn--', 'ö', '%2e', '%40', 'u:p@',
+  'https://',
+  'http://',
+  'HTTPS://',
+  'javascript:',
+  'data:',
+  '//',
+  'shop.example.com',
+  'evil.example',
+  '@',
+  '#',
+  '?',
+  '\\',
+  '.',
+  ':443',
+  ':8443',
+  '/',
+  '\t',
+  '\n',
+  ' ',
+  'localhost',
+  '127.0.0.1',
+  '[::1]',
+  'xn--',
+  'ö',
+  '%2e',
+  '%40',
+  'u:p@',
 );
 
 describe('redirectUrlProblem: properties', () => {
@@ -142,7 +188,11 @@ describe('redirectUrlProblem: properties', () => {
   });
 
   it('whatever string is accepted, the browser’s origin for it is one of the allowed ones', () => {
-    const candidates = fc.oneof(fc.array(trickPiece, { minLength: 1, maxLength: 8 }).map((pieces) => pieces.join('')), fc.webUrl({ withFragments: true, withQueryParameters: true }), fc.string());
+    const candidates = fc.oneof(
+      fc.array(trickPiece, { minLength: 1, maxLength: 8 }).map((pieces) => pieces.join('')),
+      fc.webUrl({ withFragments: true, withQueryParameters: true }),
+      fc.string(),
+    );
     fc.assert(
       fc.property(candidates, (raw) => {
         if (redirectUrlProblem(raw, allowed) !== undefined) return;
@@ -166,12 +216,18 @@ describe('redirectUrlProblem: properties', () => {
 
   it('normaliseOrigin is idempotent and agrees with the redirect check', () => {
     fc.assert(
-      fc.property(fc.oneof(origin, fc.array(trickPiece, { minLength: 1, maxLength: 6 }).map((p) => p.join(''))), (raw) => {
-        const normalised = normaliseOrigin(raw);
-        if (normalised === undefined) return;
-        expect(normaliseOrigin(normalised)).toBe(normalised);
-        expect(redirectUrlProblem(`${raw.replace(/\/$/, '')}/back`, [normalised])).toBeUndefined();
-      }),
+      fc.property(
+        fc.oneof(
+          origin,
+          fc.array(trickPiece, { minLength: 1, maxLength: 6 }).map((p) => p.join('')),
+        ),
+        (raw) => {
+          const normalised = normaliseOrigin(raw);
+          if (normalised === undefined) return;
+          expect(normaliseOrigin(normalised)).toBe(normalised);
+          expect(redirectUrlProblem(`${raw.replace(/\/$/, '')}/back`, [normalised])).toBeUndefined();
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -18,11 +18,17 @@ function engine(items: Record<string, Record<string, unknown>>) {
       const existing = items[input.Key.pk];
       if (command.constructor.name === 'GetCommand') return { Item: existing };
       const now = input.ExpressionAttributeValues[':now'];
-      const passes = input.ConditionExpression === 'attribute_not_exists(pk)'
-        ? !existing
-        : !existing || (existing.expiresAt as number) < now || existing.paymentRef === input.ExpressionAttributeValues[':payment'];
+      const passes =
+        input.ConditionExpression === 'attribute_not_exists(pk)'
+          ? !existing
+          : !existing || (existing.expiresAt as number) < now || existing.paymentRef === input.ExpressionAttributeValues[':payment'];
       if (!passes) throw Object.assign(new Error('failed'), { name: 'ConditionalCheckFailedException', Item: marshall(existing!) });
-      items[input.Key.pk] = { ...existing, pk: input.Key.pk, paymentRef: input.ExpressionAttributeValues[':payment'], expiresAt: input.ExpressionAttributeValues[':expiresAt'] };
+      items[input.Key.pk] = {
+        ...existing,
+        pk: input.Key.pk,
+        paymentRef: input.ExpressionAttributeValues[':payment'],
+        expiresAt: input.ExpressionAttributeValues[':expiresAt'],
+      };
       return input.ReturnValues === 'ALL_OLD' ? { Attributes: existing } : {};
     },
   };
@@ -54,7 +60,9 @@ describe('replay claim', () => {
   });
 
   it("another payment's expired claim is taken over (its refusal is not ours)", async () => {
-    const { replay, items } = engine({ k: { pk: 'k', paymentRef: 'p-1', expiresAt: nowSeconds - 1, refused: { paymentRef: 'p-1', code: 'CHECKOUT_DECRYPTION_FAILED', detail: '' } } });
+    const { replay, items } = engine({
+      k: { pk: 'k', paymentRef: 'p-1', expiresAt: nowSeconds - 1, refused: { paymentRef: 'p-1', code: 'CHECKOUT_DECRYPTION_FAILED', detail: '' } },
+    });
     expect(await replay.claim('k', 'p-2', NOW)).toEqual({ outcome: 'claimed' });
     expect(items.k!.paymentRef).toBe('p-2');
   });

@@ -58,7 +58,10 @@ beforeAll(async () => {
 
   dataDir = await mkdtemp(join(tmpdir(), 'rfc7520-kms-'));
   const dataFile = join(dataDir, 'kms.json');
-  const pem = (jwk: JWK) => createPrivateKey({ key: jwk as never, format: 'jwk' }).export({ type: 'pkcs8', format: 'pem' }).toString();
+  const pem = (jwk: JWK) =>
+    createPrivateKey({ key: jwk as never, format: 'jwk' })
+      .export({ type: 'pkcs8', format: 'pem' })
+      .toString();
   const record = (id: string, spec: string, jwk: JWK) => ({
     id,
     description: `RFC 7520 ${jwk.kid}`,
@@ -148,20 +151,23 @@ describe('RFC 7520 JWS vectors through verifyCheckoutJws and the network key rin
     ['protected header', 0],
     ['payload', 1],
     ['signature', 2],
-  ] as const)('§4.1 with any single bit of its %s flipped, or that segment a byte shorter or longer, is 422 CHECKOUT_SIGNATURE_INVALID', async (_name, segment) => {
-    const resolver = networkResolver();
-    const mutants = [
-      ...range(bitsOf(JWS_4_1_RS256, segment)).map((bit) => flipBit(JWS_4_1_RS256, segment, bit)),
-      resized(JWS_4_1_RS256, segment, 'truncated'),
-      resized(JWS_4_1_RS256, segment, 'extended'),
-    ];
-    for (const mutant of mutants) {
-      expect(mutant).not.toBe(JWS_4_1_RS256);
-      const error = await verifyCheckoutJws(mutant, resolver, options).catch((e: unknown) => e);
-      expect(error, mutant).toBeInstanceOf(CheckoutSignatureInvalidError);
-    }
-    await expect(verifyCheckoutSignature(JWS_4_1_RS256, resolver)).resolves.toBeDefined(); // the original still does
-  });
+  ] as const)(
+    '§4.1 with any single bit of its %s flipped, or that segment a byte shorter or longer, is 422 CHECKOUT_SIGNATURE_INVALID',
+    async (_name, segment) => {
+      const resolver = networkResolver();
+      const mutants = [
+        ...range(bitsOf(JWS_4_1_RS256, segment)).map((bit) => flipBit(JWS_4_1_RS256, segment, bit)),
+        resized(JWS_4_1_RS256, segment, 'truncated'),
+        resized(JWS_4_1_RS256, segment, 'extended'),
+      ];
+      for (const mutant of mutants) {
+        expect(mutant).not.toBe(JWS_4_1_RS256);
+        const error = await verifyCheckoutJws(mutant, resolver, options).catch((e: unknown) => e);
+        expect(error, mutant).toBeInstanceOf(CheckoutSignatureInvalidError);
+      }
+      await expect(verifyCheckoutSignature(JWS_4_1_RS256, resolver)).resolves.toBeDefined(); // the original still does
+    },
+  );
 });
 
 describe('RFC 7520 JWE vectors through decryptCheckoutJwe and the KMS key vault', () => {
@@ -180,7 +186,9 @@ describe('RFC 7520 JWE vectors through decryptCheckoutJwe and the KMS key vault'
   });
 
   it('§5.1 RSA1_5 + A128CBC-HS256 is authentic (its content opens with the RFC CEK, §5.1.2) and 422 CHECKOUT_DECRYPTION_FAILED without a Decrypt, though the vault holds its key', async () => {
-    const [header, , iv, ciphertext, tag] = JWE_5_1_RSA1_5_A128CBC_HS256.split('.').map((s, i) => (i === 0 ? Buffer.from(s, 'ascii') : Buffer.from(s, 'base64url')));
+    const [header, , iv, ciphertext, tag] = JWE_5_1_RSA1_5_A128CBC_HS256.split('.').map((s, i) =>
+      i === 0 ? Buffer.from(s, 'ascii') : Buffer.from(s, 'base64url'),
+    );
     const content = decryptJweContent('A128CBC-HS256', Buffer.from(JWE_5_1_CEK, 'base64url'), iv!, ciphertext!, tag!, header!);
     expect(utf8(content)).toBe(JWE_PLAINTEXT_TEXT);
     const { instance, decrypts } = vault([kmsKeyIds.frodo], { [kmsKeyIds.frodo]: ['frodo.baggins@hobbiton.example'] });

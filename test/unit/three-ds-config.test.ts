@@ -56,7 +56,14 @@ describe('THREE_DS_ACS_ORIGINS and SANDBOX_ACS_BASE_URL', () => {
   });
 
   it('refuses plain http off loopback, paths, wildcards and other schemes at cold start', async () => {
-    for (const bad of ['http://acs.bank.example', 'https://acs.bank.example/challenge', '*', 'http:', 'javascript:alert(1)', "https://a.example 'unsafe-inline'"]) {
+    for (const bad of [
+      'http://acs.bank.example',
+      'https://acs.bank.example/challenge',
+      '*',
+      'http:',
+      'javascript:alert(1)',
+      "https://a.example 'unsafe-inline'",
+    ]) {
       await expect(load({ THREE_DS_ACS_ORIGINS: bad }), bad).rejects.toThrow(/THREE_DS_ACS_ORIGINS/);
     }
     for (const bad of ['http://acs.sandbox.example', 'file:///etc/passwd', 'not a url']) {
@@ -71,12 +78,21 @@ describe('the sandbox 3DS server', () => {
     const items = new Map<string, AcsTransaction>();
     return { items, put: async (t: AcsTransaction) => void items.set(t.transactionId, t), get: async (id: string) => items.get(id) };
   };
-  const request = { orderRef: 'o', paymentRef: 'p', amount: { currencyCode: 'AED', value: 1000 }, brand: 'VISA', notificationUrl: 'https://pay.example/checkout/3ds-notification' };
+  const request = {
+    orderRef: 'o',
+    paymentRef: 'p',
+    amount: { currencyCode: 'AED', value: 1000 },
+    brand: 'VISA',
+    notificationUrl: 'https://pay.example/checkout/3ds-notification',
+  };
 
   it('sends the browser to the ACS on its own origin when SANDBOX_ACS_BASE_URL says so, else to the service', async () => {
     const apart = await new SandboxThreeDsServer(store(), { acsBaseUrl: 'http://127.0.0.1:4100/', ttlSeconds: 60, now: Date.now }).startChallenge(request);
     expect(apart.acsUrl).toBe('http://127.0.0.1:4100/sandbox/3ds/challenge');
-    const own = await new SandboxThreeDsServer(store(), { acsBaseUrl: undefined, ttlSeconds: 60, now: Date.now }).startChallenge({ ...request, notificationUrl: 'https://pay.example/stage/checkout/3ds-notification' });
+    const own = await new SandboxThreeDsServer(store(), { acsBaseUrl: undefined, ttlSeconds: 60, now: Date.now }).startChallenge({
+      ...request,
+      notificationUrl: 'https://pay.example/stage/checkout/3ds-notification',
+    });
     expect(own.acsUrl).toBe('https://pay.example/stage/sandbox/3ds/challenge');
   });
 

@@ -39,10 +39,23 @@ const orderWith = (...payments: Payment[]): Order => ({
   createdAt: at,
 });
 const declined = payment('p1', 'FAILED', { code: 'CARD_EXPIRED', reason: 'x', retryable: true });
-const card: MaskedCard = { srcDigitalCardId: 'c1', brand: 'VISA', panLastFour: '1111', panExpirationMonth: '12', panExpirationYear: '2029', descriptorName: 'B' };
+const card: MaskedCard = {
+  srcDigitalCardId: 'c1',
+  brand: 'VISA',
+  panLastFour: '1111',
+  panExpirationMonth: '12',
+  panExpirationYear: '2029',
+  descriptorName: 'B',
+};
 
 function setup(options: { session?: SessionContext; api?: Partial<ApiClient>; sdk?: boolean } = {}) {
-  const loaded: Loaded = { context: options.session ?? context, config: {} as Loaded['config'], keys: { encryptionKeyId: 'k', keys: [] }, order: orderWith(declined), paymentRef: 'p1' };
+  const loaded: Loaded = {
+    context: options.session ?? context,
+    config: {} as Loaded['config'],
+    keys: { encryptionKeyId: 'k', keys: [] },
+    order: orderWith(declined),
+    paymentRef: 'p1',
+  };
   const store = createFlowStore({ ...initialState, loaded, cards: [card] });
   const navigate = vi.fn<(url: string) => void>();
   const ctx: FlowContext = {
@@ -126,19 +139,25 @@ describe('Try another card (retryWithAnotherCard)', () => {
   });
 
   it('a refusal with nothing new on the order: the decline again, with why', async () => {
-    const { ctx, store } = setup({ api: { newPayment: async () => Promise.reject(new ApiError(409, 'PAYMENT_STATE_CONFLICT')), order: async () => orderWith(declined) } });
+    const { ctx, store } = setup({
+      api: { newPayment: async () => Promise.reject(new ApiError(409, 'PAYMENT_STATE_CONFLICT')), order: async () => orderWith(declined) },
+    });
     store.dispatch({ type: 'paymentUpdated', payment: declined });
     await retryWithAnotherCard(ctx);
     expect(store.getState()).toMatchObject({ view: { kind: 'declined', payment: declined }, alert: TEXT.retryFailed, loaded: { paymentRef: 'p1' } });
   });
 
   it('another tab got there first: a new STARTED payment is used, a paid one is shown', async () => {
-    const started = setup({ api: { newPayment: async () => Promise.reject(new ApiError(409, 'X')), order: async () => orderWith(declined, payment('p2', 'STARTED')) } });
+    const started = setup({
+      api: { newPayment: async () => Promise.reject(new ApiError(409, 'X')), order: async () => orderWith(declined, payment('p2', 'STARTED')) },
+    });
     started.store.dispatch({ type: 'paymentUpdated', payment: declined });
     await retryWithAnotherCard(started.ctx);
     expect(started.store.getState()).toMatchObject({ view: { kind: 'cards' }, loaded: { paymentRef: 'p2' } });
 
-    const paid = setup({ api: { newPayment: async () => Promise.reject(new ApiError(0, 'NETWORK_ERROR')), order: async () => orderWith(declined, payment('p2', 'AUTHORISED')) } });
+    const paid = setup({
+      api: { newPayment: async () => Promise.reject(new ApiError(0, 'NETWORK_ERROR')), order: async () => orderWith(declined, payment('p2', 'AUTHORISED')) },
+    });
     paid.store.dispatch({ type: 'paymentUpdated', payment: declined });
     await retryWithAnotherCard(paid.ctx);
     expect(paid.store.getState().view).toMatchObject({ kind: 'paid', payment: { paymentRef: 'p2' } });

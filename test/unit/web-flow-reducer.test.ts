@@ -48,7 +48,16 @@ const loaded: Loaded = {
     redirectOrigins: [],
   },
   keys: { encryptionKeyId: 'k1', keys: [] },
-  order: { orderRef: 'ord-1', outletId: 'out-1', action: 'AUTH', amount: { currencyCode: 'AED', value: 1000 }, state: 'STARTED', paymentMethods: ['CLICK_TO_PAY'], payments: [payment('STARTED')], createdAt: at },
+  order: {
+    orderRef: 'ord-1',
+    outletId: 'out-1',
+    action: 'AUTH',
+    amount: { currencyCode: 'AED', value: 1000 },
+    state: 'STARTED',
+    paymentMethods: ['CLICK_TO_PAY'],
+    payments: [payment('STARTED')],
+    createdAt: at,
+  },
   paymentRef: 'pay-1',
 };
 
@@ -131,11 +140,19 @@ describe('flow reducer: cards', () => {
   it('the first card is preselected; an empty list selects nothing', () => {
     expect(run([{ type: 'cardsLoaded', cards: [card('a'), card('b')] }])).toMatchObject({ view: { kind: 'cards' }, selected: 'a' });
     expect(run([{ type: 'cardsLoaded', cards: [] }]).selected).toBeUndefined();
-    expect(run([{ type: 'cardsLoaded', cards: [card('a'), card('b')] }, { type: 'cardSelected', cardId: 'b' }]).selected).toBe('b');
+    expect(
+      run([
+        { type: 'cardsLoaded', cards: [card('a'), card('b')] },
+        { type: 'cardSelected', cardId: 'b' },
+      ]).selected,
+    ).toBe('b');
   });
 
   it('an enrolled card is added once (same id replaces), selected, and announced', () => {
-    const state = run([{ type: 'cardsLoaded', cards: [card('a'), card('b')] }, { type: 'addCardOpened', newConsumer: false }]);
+    const state = run([
+      { type: 'cardsLoaded', cards: [card('a'), card('b')] },
+      { type: 'addCardOpened', newConsumer: false },
+    ]);
     expect(state.view).toEqual({ kind: 'add-card', newConsumer: false });
     const added = run([{ type: 'cardEnrolled', card: card('c', 'MASTERCARD', '4444') }], state);
     expect(added.cards.map((c) => c.srcDigitalCardId)).toEqual(['a', 'b', 'c']);
@@ -146,7 +163,10 @@ describe('flow reducer: cards', () => {
   });
 
   it('enrolment failure returns to the form with the alert', () => {
-    expect(run([{ type: 'addCardOpened', newConsumer: true, alert: TEXT.enrollFailed }])).toMatchObject({ view: { kind: 'add-card', newConsumer: true }, alert: TEXT.enrollFailed });
+    expect(run([{ type: 'addCardOpened', newConsumer: true, alert: TEXT.enrollFailed }])).toMatchObject({
+      view: { kind: 'add-card', newConsumer: true },
+      alert: TEXT.enrollFailed,
+    });
   });
 });
 
@@ -157,7 +177,11 @@ describe('flow reducer: paying', () => {
   });
 
   it('a payment that could not be sent offers the same card again', () => {
-    expect(run([{ type: 'paymentFailedToSend', notice: TEXT.authorizationUnavailable, cardId: 'a' }]).view).toEqual({ kind: 'pay-error', notice: TEXT.authorizationUnavailable, cardId: 'a' });
+    expect(run([{ type: 'paymentFailedToSend', notice: TEXT.authorizationUnavailable, cardId: 'a' }]).view).toEqual({
+      kind: 'pay-error',
+      notice: TEXT.authorizationUnavailable,
+      cardId: 'a',
+    });
   });
 
   it('an authorised payment, and any later state of it, is a success — "already paid" when found on load', () => {
@@ -177,7 +201,11 @@ describe('flow reducer: paying', () => {
   it('STARTED on load means carry on (no change); STARTED after paying is an error with a retry', () => {
     const state = run([{ type: 'sdkReady' }]);
     expect(run([{ type: 'paymentUpdated', payment: payment('STARTED'), onLoad: true }], state)).toBe(state);
-    expect(run([{ type: 'paymentUpdated', payment: payment('STARTED') }], state).view).toEqual({ kind: 'fatal', notice: TEXT.serviceUnavailable, retry: 'load' });
+    expect(run([{ type: 'paymentUpdated', payment: payment('STARTED') }], state).view).toEqual({
+      kind: 'fatal',
+      notice: TEXT.serviceUnavailable,
+      retry: 'load',
+    });
   });
 
   it('the session expiry may not interrupt an outcome or a payment in flight', () => {

@@ -17,7 +17,9 @@ describe('returnTarget', () => {
   });
 
   it('replaces an orderRef already in the URL instead of sending two', () => {
-    expect(returnTarget({ ...base, returnUrl: 'https://shop.example.com/r?orderRef=old&a=1&orderRef' }, 'back', 'ord-1')).toBe('https://shop.example.com/r?a=1&orderRef=ord-1');
+    expect(returnTarget({ ...base, returnUrl: 'https://shop.example.com/r?orderRef=old&a=1&orderRef' }, 'back', 'ord-1')).toBe(
+      'https://shop.example.com/r?a=1&orderRef=ord-1',
+    );
   });
 
   it('Cancel goes to cancelUrl, else to returnUrl; Back to returnUrl, else to cancelUrl', () => {
@@ -40,13 +42,19 @@ describe('returnTarget', () => {
 describe('bootstrap: return URLs and shop name', () => {
   const boot = (rendered: Record<string, unknown>) => {
     const doc = { getElementById: () => ({ textContent: JSON.stringify(rendered) }) } as unknown as Document;
-    const win = { location: { href: `https://pay.example/checkout?session=hs_${'a'.repeat(43)}` }, history: { state: null, replaceState: () => undefined } } as unknown as Window;
+    const win = {
+      location: { href: `https://pay.example/checkout?session=hs_${'a'.repeat(43)}` },
+      history: { state: null, replaceState: () => undefined },
+    } as unknown as Window;
     return readBootstrap(doc, win);
   };
 
   it('reads returnUrl, cancelUrl and shopName', () => {
     const result = boot({ ...base, returnUrl: 'https://shop.example.com/r', cancelUrl: 'https://shop.example.com/c', shopName: ' Demo Shop ' });
-    expect(result).toMatchObject({ ok: true, context: { returnUrl: 'https://shop.example.com/r', cancelUrl: 'https://shop.example.com/c', shopName: 'Demo Shop' } });
+    expect(result).toMatchObject({
+      ok: true,
+      context: { returnUrl: 'https://shop.example.com/r', cancelUrl: 'https://shop.example.com/c', shopName: 'Demo Shop' },
+    });
   });
 
   it('drops a return URL that is not http(s) or carries credentials, and an empty shop name', () => {
@@ -88,7 +96,16 @@ describe('decline retry and the end of a visit', () => {
   });
 
   it('paymentRetried switches the page to the new payment, stops any auto-return and says why the cards are back', () => {
-    const order: Order = { orderRef: 'ord-1', outletId: 'out-1', action: 'AUTH', amount: { currencyCode: 'AED', value: 100 }, state: 'STARTED', paymentMethods: ['CLICK_TO_PAY'], payments: [], createdAt: at };
+    const order: Order = {
+      orderRef: 'ord-1',
+      outletId: 'out-1',
+      action: 'AUTH',
+      amount: { currencyCode: 'AED', value: 100 },
+      state: 'STARTED',
+      paymentMethods: ['CLICK_TO_PAY'],
+      payments: [],
+      createdAt: at,
+    };
     const loaded: Loaded = { context: base, config: {} as Loaded['config'], keys: { encryptionKeyId: 'k', keys: [] }, order, paymentRef: 'p1' };
     const state = flowReducer({ ...initialState, loaded, autoReturn: true }, { type: 'paymentRetried', order: { ...order, payments: [] }, paymentRef: 'p2' });
     expect(state.loaded?.paymentRef).toBe('p2');
@@ -101,7 +118,10 @@ describe('decline retry and the end of a visit', () => {
 
   it('a failed retry shows the decline again with the reason; leaving and auto-return are flags', () => {
     const payment = failed({ code: 'X', reason: 'x', retryable: true });
-    expect(flowReducer(initialState, { type: 'retryFailed', payment, alert: TEXT.retryFailed })).toMatchObject({ view: { kind: 'declined', payment }, alert: TEXT.retryFailed });
+    expect(flowReducer(initialState, { type: 'retryFailed', payment, alert: TEXT.retryFailed })).toMatchObject({
+      view: { kind: 'declined', payment },
+      alert: TEXT.retryFailed,
+    });
     expect(flowReducer(initialState, { type: 'autoReturnScheduled' }).autoReturn).toBe(true);
     expect(flowReducer(initialState, { type: 'leaving' }).leaving).toBe(true);
   });

@@ -41,7 +41,15 @@ describe('coversWholeMerchant', () => {
   });
 
   it('a hosted-session token is one order, never the whole merchant (4.1 it may read)', () => {
-    const session: Principal = { kind: 'session', tenantRef: 't-1', merchantRef: 'm-1', outletId: 'o-a', orderRef: 'r-1', expiresAt: 0, permissions: new Set() };
+    const session: Principal = {
+      kind: 'session',
+      tenantRef: 't-1',
+      merchantRef: 'm-1',
+      outletId: 'o-a',
+      orderRef: 'r-1',
+      expiresAt: 0,
+      permissions: new Set(),
+    };
     expect(coversWholeMerchant(session, merchant)).toBe(false);
     expect(coversMerchantConfig(session, merchant)).toBe(true);
   });

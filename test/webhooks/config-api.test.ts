@@ -115,7 +115,12 @@ describe('4.15 access: platform, or MANAGE_WEBHOOKS with the merchant in scope',
 
       it('a hosted-session token → 403 PERMISSION_DENIED; no token → 401', async () => {
         expectProblem(await call(world.merchantRef, await sessionTokenFor(world)), 403, 'PERMISSION_DENIED');
-        const anonymous = name === 'PUT' ? await put(world.merchantRef, { url: SANDBOX_HOOK }) : name === 'GET' ? await get(world.merchantRef) : await rotate(world.merchantRef);
+        const anonymous =
+          name === 'PUT'
+            ? await put(world.merchantRef, { url: SANDBOX_HOOK })
+            : name === 'GET'
+              ? await get(world.merchantRef)
+              : await rotate(world.merchantRef);
         expectProblem(anonymous, 401, 'UNAUTHENTICATED');
       });
     });
@@ -135,7 +140,9 @@ describe('4.15 the signing secret is shown once', () => {
     const stored = await signingSecrets(webhookConfigDeps, merchantRef, Date.now());
     expect(stored).toEqual({ url: SANDBOX_HOOK, enabled: true, allowLoopback: true, secrets: [created.signingSecret] });
     const body = '{"type":"payment.authorised"}';
-    expect(standardWebhooksSignature(stored!.secrets[0]!, 'msg_1', 1700000000, body)).toBe(standardWebhooksSignature(created.signingSecret!, 'msg_1', 1700000000, body));
+    expect(standardWebhooksSignature(stored!.secrets[0]!, 'msg_1', 1700000000, body)).toBe(
+      standardWebhooksSignature(created.signingSecret!, 'msg_1', 1700000000, body),
+    );
 
     const again = await put(merchantRef, { url: 'http://localhost:9999/other', enabled: false }, platform);
     expect(again.status).toBe(200);
@@ -222,7 +229,11 @@ describe('4.15 bad requests', () => {
   });
 
   it('PUT without a body, with malformed JSON or another media type; rotate with a body', async () => {
-    expectProblem(await invoke(putHandler, { method: 'PUT', path: path(merchantRef), pathParameters: { merchantRef }, token: platform }), 400, 'INVALID_REQUEST');
+    expectProblem(
+      await invoke(putHandler, { method: 'PUT', path: path(merchantRef), pathParameters: { merchantRef }, token: platform }),
+      400,
+      'INVALID_REQUEST',
+    );
     expectProblem(await put(merchantRef, '{"url":', platform), 400, 'INVALID_REQUEST');
     expectProblem(await put(merchantRef, [SANDBOX_HOOK], platform), 400, 'INVALID_REQUEST');
     expectProblem(await put(merchantRef, JSON.stringify({ url: SANDBOX_HOOK }), platform, { contentType: 'text/plain' }), 415, 'UNSUPPORTED_MEDIA_TYPE');

@@ -80,8 +80,16 @@ describe('rotation keeps the previous secret for 24 h', () => {
     const { merchantRef, deps, clock, first } = await configured();
     const { signingSecret: second } = await rotateWebhookSecret(deps, platform, merchantRef);
     clock.now += HOUR;
-    expect(await putWebhookConfig(deps, platform, merchantRef, { url: 'http://localhost:1/x', enabled: false })).toEqual({ url: 'http://localhost:1/x', enabled: false });
-    expect(await signingSecrets(deps, merchantRef, clock.now)).toEqual({ url: 'http://localhost:1/x', enabled: false, allowLoopback: true, secrets: [second, first] });
+    expect(await putWebhookConfig(deps, platform, merchantRef, { url: 'http://localhost:1/x', enabled: false })).toEqual({
+      url: 'http://localhost:1/x',
+      enabled: false,
+    });
+    expect(await signingSecrets(deps, merchantRef, clock.now)).toEqual({
+      url: 'http://localhost:1/x',
+      enabled: false,
+      allowLoopback: true,
+      secrets: [second, first],
+    });
   });
 
   it('rotation needs a configured webhook and a covered merchant', async () => {
@@ -175,7 +183,10 @@ describe('concurrent writes lose nothing', () => {
 
   it('endless contention ends in a retryable 503, not a lost write', async () => {
     const { merchantRef } = await configured(Date.now());
-    const store: WebhookConfigStore = { get: (ref, options) => webhookConfigRepository.get(ref, options), put: async () => Promise.reject(new StoreConflictError(undefined)) };
+    const store: WebhookConfigStore = {
+      get: (ref, options) => webhookConfigRepository.get(ref, options),
+      put: async () => Promise.reject(new StoreConflictError(undefined)),
+    };
     const { deps } = depsAt(Date.now(), store);
     await expect(rotateWebhookSecret(deps, platform, merchantRef)).rejects.toBeInstanceOf(DependencyUnavailableError);
     await expect(putWebhookConfig(deps, platform, merchantRef, { url: HOOK })).rejects.toBeInstanceOf(DependencyUnavailableError);
@@ -205,7 +216,11 @@ describe('signingSecrets (for the delivery worker)', () => {
     const lookup = async () => [{ address: '93.184.216.34', family: 4 as const }];
     const { merchantRef } = await seedMerchant({ environment: 'production' });
     await putWebhookConfig({ ...deps, urls: dnsWebhookUrlCheck({ lookup }) }, platform, merchantRef, { url: 'https://hooks.merchant.test/in' });
-    expect(await signingSecrets(deps, merchantRef, Date.now())).toMatchObject({ url: 'https://hooks.merchant.test/in', allowLoopback: false, secrets: [expect.stringMatching(/^whsec_/)] });
+    expect(await signingSecrets(deps, merchantRef, Date.now())).toMatchObject({
+      url: 'https://hooks.merchant.test/in',
+      allowLoopback: false,
+      secrets: [expect.stringMatching(/^whsec_/)],
+    });
   });
 });
 
@@ -213,8 +228,16 @@ describe('URL check with DNS', () => {
   it('refuses a host that resolves to a private address (any of them), with the url field named', async () => {
     const { merchantRef } = await seedMerchant({ environment: 'production' });
     const { deps } = depsAt(Date.now());
-    for (const addresses of [[{ address: '10.0.0.7', family: 4 as const }], [{ address: '93.184.216.34', family: 4 as const }, { address: 'fd00::1', family: 6 as const }]]) {
-      const error = await putWebhookConfig({ ...deps, urls: dnsWebhookUrlCheck({ lookup: async () => addresses }) }, platform, merchantRef, { url: 'https://hooks.merchant.test/in' }).catch((e: unknown) => e);
+    for (const addresses of [
+      [{ address: '10.0.0.7', family: 4 as const }],
+      [
+        { address: '93.184.216.34', family: 4 as const },
+        { address: 'fd00::1', family: 6 as const },
+      ],
+    ]) {
+      const error = await putWebhookConfig({ ...deps, urls: dnsWebhookUrlCheck({ lookup: async () => addresses }) }, platform, merchantRef, {
+        url: 'https://hooks.merchant.test/in',
+      }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(InvalidRequestError);
       expect((error as InvalidRequestError).errors).toEqual([{ path: 'url', message: expect.any(String) }]);
       expect(JSON.stringify((error as InvalidRequestError).errors)).not.toMatch(/10\.0\.0\.7|fd00/);
@@ -226,7 +249,12 @@ describe('URL check with DNS', () => {
     const { merchantRef } = await seedMerchant();
     const { deps } = depsAt(Date.now());
     const { KMSClient } = await import('@aws-sdk/client-kms');
-    const down = new KMSClient({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
+    const down = new KMSClient({
+      endpoint: 'http://127.0.0.1:9',
+      region: 'us-east-1',
+      maxAttempts: 1,
+      credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+    });
     const broken = { ...deps, sealer: new KmsSecretSealer(down, process.env.WEBHOOK_SECRETS_KEY_ID!) };
     await expect(putWebhookConfig(broken, platform, merchantRef, { url: HOOK })).rejects.toBeInstanceOf(DependencyUnavailableError);
     expect(await webhookConfigRepository.get(merchantRef, { consistent: true })).toBeUndefined();

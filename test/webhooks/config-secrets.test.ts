@@ -11,8 +11,17 @@ import { isStandardWebhooksSecret, standardWebhooksSignature } from './support.j
 import { errorHeaders } from '../../lib/http/error-status.js';
 
 const keyId = () => process.env.WEBHOOK_SECRETS_KEY_ID!;
-const unreachable = new KMSClient({ endpoint: 'http://127.0.0.1:9', region: 'us-east-1', maxAttempts: 1, credentials: { accessKeyId: 'x', secretAccessKey: 'x' } });
-const errorOf = (promise: Promise<unknown>) => promise.then(() => expect.unreachable('expected a failure'), (e: unknown) => e);
+const unreachable = new KMSClient({
+  endpoint: 'http://127.0.0.1:9',
+  region: 'us-east-1',
+  maxAttempts: 1,
+  credentials: { accessKeyId: 'x', secretAccessKey: 'x' },
+});
+const errorOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => expect.unreachable('expected a failure'),
+    (e: unknown) => e,
+  );
 
 describe('signing secrets (Standard Webhooks format)', () => {
   it('reproduces the specification’s published test vector (the helper the tests verify with)', () => {

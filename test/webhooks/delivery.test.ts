@@ -16,7 +16,6 @@ import { webhookReceiver } from '../support/webhook-receiver.js';
 import { storedItem } from '../support/stored-item.js';
 import { outboxWorker } from '../support/outbox-worker.js';
 
-
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const lines: string[] = [];
 const logger = new Logger({}, 'debug', (line) => lines.push(line));
@@ -33,7 +32,12 @@ afterEach(async () => {
 });
 
 /** The delivery worker with a clock the test moves, pointed at one merchant's endpoint. */
-function worker(merchantRef: string, endpoint: Partial<WebhookEndpoint> & { url: string; secrets: string[] }, retryDelaysMs: readonly number[] = RETRY_DELAYS_MS, endpoints?: WebhookEndpoints): OutboxWorkerDeps {
+function worker(
+  merchantRef: string,
+  endpoint: Partial<WebhookEndpoint> & { url: string; secrets: string[] },
+  retryDelaysMs: readonly number[] = RETRY_DELAYS_MS,
+  endpoints?: WebhookEndpoints,
+): OutboxWorkerDeps {
   clock = Date.now(); // after the writes that made the events
   return outboxWorker({
     store: events,
@@ -60,7 +64,13 @@ describe('webhook delivery (SPEC §4.15)', () => {
     const mine = receiver.events().filter((e) => e.data.paymentRef === w.paymentRef);
     expect(mine.map((e) => e.type)).toEqual(['payment.authorised', 'payment.partially_captured']);
     for (const r of receiver.received) expect(r.verifiedWith).toEqual([0]);
-    expect(mine[1]!.data).toMatchObject({ orderRef: w.orderRef, outletId: w.outletId, merchantRef: w.merchantRef, state: 'PARTIALLY_CAPTURED', capturedAmount: { value: 300 } });
+    expect(mine[1]!.data).toMatchObject({
+      orderRef: w.orderRef,
+      outletId: w.outletId,
+      merchantRef: w.merchantRef,
+      state: 'PARTIALLY_CAPTURED',
+      capturedAmount: { value: 300 },
+    });
     const raw = receiver.received.map((r) => r.body).join('\n');
     expect(raw).not.toContain(tokenData().token.paymentToken); // nothing sensitive in a body
     expect(raw).not.toContain(tokenData().dynamicData.dynamicDataValue);
@@ -129,7 +139,12 @@ describe('webhook delivery (SPEC §4.15)', () => {
     expect(receiver.received).toHaveLength(0);
     await sweepAll(deps);
     await sweepAll(deps);
-    expect(receiver.events().filter((e) => e.data.paymentRef === w.paymentRef).map((e) => e.type)).toEqual(['payment.authorised']);
+    expect(
+      receiver
+        .events()
+        .filter((e) => e.data.paymentRef === w.paymentRef)
+        .map((e) => e.type),
+    ).toEqual(['payment.authorised']);
   });
 
   it('secrets that cannot be opened (KMS down) count as failed attempts on the schedule, never a silent loop', async () => {

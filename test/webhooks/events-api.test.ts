@@ -28,16 +28,33 @@ const context = (ms = 60_000) => {
 };
 const schedule = () => deliveryHandler({ source: 'aws.events', 'detail-type': 'Scheduled Event' }, context());
 const list = (merchantRef: string, bearer = token, query?: Record<string, string>) =>
-  invoke(listHandler, { method: 'GET', path: `/config/merchants/${merchantRef}/events`, pathParameters: { merchantRef }, token: bearer, ...(query ? { query } : {}) });
+  invoke(listHandler, {
+    method: 'GET',
+    path: `/config/merchants/${merchantRef}/events`,
+    pathParameters: { merchantRef },
+    token: bearer,
+    ...(query ? { query } : {}),
+  });
 const redeliver = (merchantRef: string, eventId: string, bearer = token) =>
-  invoke(redeliverHandler, { method: 'POST', path: `/config/merchants/${merchantRef}/events/${eventId}/redeliver`, pathParameters: { merchantRef, eventId }, token: bearer });
+  invoke(redeliverHandler, {
+    method: 'POST',
+    path: `/config/merchants/${merchantRef}/events/${eventId}/redeliver`,
+    pathParameters: { merchantRef, eventId },
+    token: bearer,
+  });
 
 /** A paid payment of a merchant whose webhook points at a fresh local receiver. */
 async function merchantWithReceiver(answers: (number | 'hang')[] = []) {
   const receiver = await webhookReceiver([], answers);
   closers.push(receiver.close);
   const w = await authorizedWorld({ amount: 1000 });
-  const put = await invoke(putHandler, { method: 'PUT', path: `/config/merchants/${w.merchantRef}/configs/webhooks`, pathParameters: { merchantRef: w.merchantRef }, token, body: { url: receiver.url } });
+  const put = await invoke(putHandler, {
+    method: 'PUT',
+    path: `/config/merchants/${w.merchantRef}/configs/webhooks`,
+    pathParameters: { merchantRef: w.merchantRef },
+    token,
+    body: { url: receiver.url },
+  });
   expect(put.status, put.raw).toBe(200);
   receiver.useSecrets([put.body.signingSecret]);
   return { w, receiver };
@@ -66,7 +83,11 @@ describe('the webhook delivery function', () => {
     await schedule();
     await schedule();
     // Delivery order is not guaranteed (concurrent workers, retries): event ids sort by time.
-    const types = receiver.events().filter((e) => e.data.paymentRef === w.paymentRef).sort((a, b) => a.id.localeCompare(b.id)).map((e) => e.type);
+    const types = receiver
+      .events()
+      .filter((e) => e.data.paymentRef === w.paymentRef)
+      .sort((a, b) => a.id.localeCompare(b.id))
+      .map((e) => e.type);
     expect(types).toEqual(['payment.authorised', 'payment.partially_captured', 'payment.partially_refunded', 'payment.refunded']);
     const reversed = await authorizedWorld();
     await reverse(reversed, token);
@@ -77,7 +98,8 @@ describe('the webhook delivery function', () => {
 });
 
 describe('the event catalogue at authorization (SPEC 4.15)', () => {
-  const typesOf = async (merchantRef: string) => (await list(merchantRef)).body.events.map((e: { type: string; data: { state: string } }) => [e.type, e.data.state]);
+  const typesOf = async (merchantRef: string) =>
+    (await list(merchantRef)).body.events.map((e: { type: string; data: { state: string } }) => [e.type, e.data.state]);
 
   it('a decline raises payment.failed, a 3DS step-up payment.await_3ds, a PURCHASE authorised and captured (in that order)', async () => {
     const declined = await seedWorld({}, { directWallet: true, amount: 1051 });
@@ -103,7 +125,10 @@ describe('4.15 events endpoints', () => {
     const all = await list(w.merchantRef);
     expect(all.status, all.raw).toBe(200);
     expect(all.body.events.map((e: { type: string }) => e.type)).toEqual(['payment.authorised', 'payment.partially_captured']);
-    expect(all.body.events[0]).toMatchObject({ data: { paymentRef: w.paymentRef, merchantRef: w.merchantRef }, delivery: { status: 'DELIVERED', attempts: [{ status: 200 }] } });
+    expect(all.body.events[0]).toMatchObject({
+      data: { paymentRef: w.paymentRef, merchantRef: w.merchantRef },
+      delivery: { status: 'DELIVERED', attempts: [{ status: 200 }] },
+    });
     const first = await list(w.merchantRef, token, { limit: '1' });
     expect(first.body.events).toHaveLength(1);
     const second = await list(w.merchantRef, token, { limit: '1', after: first.body.next });

@@ -16,7 +16,6 @@ import { platformToken } from '../support/tokens.js';
 import { webhookReceiver } from '../support/webhook-receiver.js';
 import { outboxWorker } from '../support/outbox-worker.js';
 
-
 const events = new EventRepository(documentClient, serviceConfig.ORDERS_TABLE);
 const logger = new Logger({}, 'error', () => undefined);
 const closers: (() => Promise<void>)[] = [];
@@ -34,7 +33,7 @@ function worker(merchantRef: string, url: string, secrets: string[]): OutboxWork
     store: events,
     endpoints: { endpointFor: async (merchant) => (merchant === merchantRef ? { enabled: true, allowLoopback: true, url, secrets } : undefined) },
     sender: new HttpWebhookSender({ timeoutMs: 1_000 }),
-        now: Date.now,
+    now: Date.now,
     settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 15_000 },
   });
 }
@@ -48,7 +47,11 @@ describe('payment_link.paid (SPEC 4.14, 4.15)', () => {
     const m = await seedMerchant();
     const link = (await createPaymentLink(m.outletId, token, linkBody({ action: 'PURCHASE' }))).body;
     const session = await sessionOf(await openPaymentLink(link.linkRef));
-    const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
+    const order = await invoke(getOrder, {
+      path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`,
+      pathParameters: { outletId: m.outletId, orderRef: session.orderRef },
+      token: session.token,
+    });
     const ids = { outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef };
     const sdkResult = await checkoutResponse();
     expect((await pay(ids, session.token, sdkResult)).body.state).toBe('CAPTURED');
@@ -58,7 +61,14 @@ describe('payment_link.paid (SPEC 4.14, 4.15)', () => {
     await sweepAll(deps);
     const mine = receiver.events().filter((e) => e.data.orderRef === session.orderRef);
     expect(mine.map((e) => e.type)).toEqual(['payment.authorised', 'payment.captured', 'payment_link.paid']);
-    expect(mine[2]!.data).toMatchObject({ linkRef: link.linkRef, orderRef: session.orderRef, outletId: m.outletId, merchantRef: m.merchantRef, paymentRef: ids.paymentRef, state: 'CAPTURED' });
+    expect(mine[2]!.data).toMatchObject({
+      linkRef: link.linkRef,
+      orderRef: session.orderRef,
+      outletId: m.outletId,
+      merchantRef: m.merchantRef,
+      paymentRef: ids.paymentRef,
+      state: 'CAPTURED',
+    });
     for (const r of receiver.received) expect(r.verifiedWith).toEqual([0]);
   });
 
@@ -69,10 +79,19 @@ describe('payment_link.paid (SPEC 4.14, 4.15)', () => {
     const m = await seedMerchant();
     const link = (await createPaymentLink(m.outletId, token, linkBody({ amount: { currencyCode: 'AED', value: 1051 } }))).body;
     const session = await sessionOf(await openPaymentLink(link.linkRef));
-    const order = await invoke(getOrder, { path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`, pathParameters: { outletId: m.outletId, orderRef: session.orderRef }, token: session.token });
+    const order = await invoke(getOrder, {
+      path: `/transactions/outlets/${m.outletId}/orders/${session.orderRef}`,
+      pathParameters: { outletId: m.outletId, orderRef: session.orderRef },
+      token: session.token,
+    });
     const ids = { outletId: m.outletId, orderRef: session.orderRef, paymentRef: order.body.payments[0].paymentRef };
     expect((await pay(ids, session.token, await checkoutResponse())).body.state).toBe('FAILED');
     await sweepAll(worker(m.merchantRef, receiver.url, secrets));
-    expect(receiver.events().filter((e) => e.data.orderRef === session.orderRef).map((e) => e.type)).toEqual(['payment.failed']);
+    expect(
+      receiver
+        .events()
+        .filter((e) => e.data.orderRef === session.orderRef)
+        .map((e) => e.type),
+    ).toEqual(['payment.failed']);
   });
 });

@@ -167,7 +167,9 @@ describe('HttpWebhookSender', () => {
   it('reaches a loopback receiver by name only with allowLoopback', async () => {
     const viaName = new HttpWebhookSender({ lookup: resolvesTo('127.0.0.1') });
     expect(await viaName.send(webhook('/ok', { url: `http://receiver.localhost:${port}/ok` }))).toMatchObject({ ok: true, status: 200 });
-    expect(await viaName.send(webhook('/ok', { url: `https://receiver.example:${port}/ok`, allowLoopback: false }))).toMatchObject({ error: 'blocked-address' });
+    expect(await viaName.send(webhook('/ok', { url: `https://receiver.example:${port}/ok`, allowLoopback: false }))).toMatchObject({
+      error: 'blocked-address',
+    });
     expect(connections).toBe(1);
   });
 

@@ -146,7 +146,9 @@ describe('assertSafeWebhookUrl', () => {
   });
 
   it('refuses a host with one public and one private address', async () => {
-    const result = await asyncRefusal(() => assertSafeWebhookUrl('https://hooks.example.com/', { ...PRODUCTION, lookup: answers('93.184.215.14', '10.1.2.3') }));
+    const result = await asyncRefusal(() =>
+      assertSafeWebhookUrl('https://hooks.example.com/', { ...PRODUCTION, lookup: answers('93.184.215.14', '10.1.2.3') }),
+    );
     expect(result).toEqual({ reason: 'private', message: 'The webhook URL’s host resolves to a private network address, which cannot receive webhooks.' });
   });
 
@@ -157,13 +159,17 @@ describe('assertSafeWebhookUrl', () => {
     ['127.0.0.1', 'loopback'],
     ['0.0.0.0', 'unspecified'],
   ])('refuses a name resolving to %s (%s)', async (address, reason) => {
-    expect((await asyncRefusal(() => assertSafeWebhookUrl('https://metadata.example/', { ...PRODUCTION, lookup: answers('8.8.8.8', address) }))).reason).toBe(reason);
+    expect((await asyncRefusal(() => assertSafeWebhookUrl('https://metadata.example/', { ...PRODUCTION, lookup: answers('8.8.8.8', address) }))).reason).toBe(
+      reason,
+    );
   });
 
   it('lets sandbox reach loopback names, and http only if every address is loopback', async () => {
     await expect(assertSafeWebhookUrl('http://shop.localhost:3000/', { ...SANDBOX, lookup: answers('127.0.0.1', '::1') })).resolves.toBeInstanceOf(URL);
     await expect(assertSafeWebhookUrl('https://dev.example.com/', { ...SANDBOX, lookup: answers('127.0.0.1') })).resolves.toBeInstanceOf(URL);
-    expect((await asyncRefusal(() => assertSafeWebhookUrl('http://shop.localhost/', { ...SANDBOX, lookup: answers('127.0.0.1', '8.8.8.8') }))).reason).toBe('scheme');
+    expect((await asyncRefusal(() => assertSafeWebhookUrl('http://shop.localhost/', { ...SANDBOX, lookup: answers('127.0.0.1', '8.8.8.8') }))).reason).toBe(
+      'scheme',
+    );
     expect((await asyncRefusal(() => assertSafeWebhookUrl('http://shop.localhost/', { ...SANDBOX, lookup: answers('192.168.0.2') }))).reason).toBe('private');
   });
 
@@ -208,7 +214,13 @@ describe('guardedLookup', () => {
   it('answers one address, all of them, or those of the family asked for', async () => {
     const lookup = guardedLookup({ ...PRODUCTION, lookup: answers('2606:4700::1', '93.184.215.14') });
     expect(await call(lookup, {})).toEqual({ error: null, address: '2606:4700::1', family: 6 });
-    expect(await call(lookup, { all: true })).toMatchObject({ error: null, address: [{ address: '2606:4700::1', family: 6 }, { address: '93.184.215.14', family: 4 }] });
+    expect(await call(lookup, { all: true })).toMatchObject({
+      error: null,
+      address: [
+        { address: '2606:4700::1', family: 6 },
+        { address: '93.184.215.14', family: 4 },
+      ],
+    });
     expect(await call(lookup, { family: 4 })).toEqual({ error: null, address: '93.184.215.14', family: 4 });
     expect(await call(lookup, { family: 'IPv6', all: true })).toMatchObject({ address: [{ address: '2606:4700::1' }] });
     expect((await call(guardedLookup({ ...PRODUCTION, lookup: answers('93.184.215.14') }), { family: 6 })).error?.code).toBe('ENOTFOUND');
@@ -226,7 +238,10 @@ describe('guardedLookup', () => {
   it('allows loopback only when told, and only loopback when loopbackOnly (http)', async () => {
     expect((await call(guardedLookup({ ...PRODUCTION, lookup: answers('127.0.0.1') }), {})).error?.code).toBe('EBLOCKEDADDRESS');
     expect((await call(guardedLookup({ ...SANDBOX, lookup: answers('127.0.0.1') }), {})).address).toBe('127.0.0.1');
-    expect((await call(guardedLookup({ ...SANDBOX, loopbackOnly: true, lookup: answers('8.8.8.8') }), {})).error).toMatchObject({ code: 'EBLOCKEDADDRESS', reason: 'scheme' });
+    expect((await call(guardedLookup({ ...SANDBOX, loopbackOnly: true, lookup: answers('8.8.8.8') }), {})).error).toMatchObject({
+      code: 'EBLOCKEDADDRESS',
+      reason: 'scheme',
+    });
   });
 
   it('passes a resolution failure on with its code', async () => {

@@ -19,9 +19,7 @@ export interface SessionContext {
   shopName?: string;
 }
 
-export type BootstrapResult =
-  | { ok: true; token: string; context: SessionContext }
-  | { ok: false; error: 'SESSION_EXPIRED' | 'SESSION_INVALID' };
+export type BootstrapResult = { ok: true; token: string; context: SessionContext } | { ok: false; error: 'SESSION_EXPIRED' | 'SESSION_INVALID' };
 
 const STORAGE_KEY = 'ctp.hosted-session';
 

@@ -36,9 +36,7 @@ export async function encryptCompactJwe(plaintext: string | Uint8Array, jwk: Rsa
   const encryptedKey = new Uint8Array(await subtle.encrypt({ name: 'RSA-OAEP' }, recipient, cek));
   const contentKey = await subtle.importKey('raw', cek, { name: 'AES-GCM' }, false, ['encrypt']);
   const data = typeof plaintext === 'string' ? encoder.encode(plaintext) : new Uint8Array(plaintext);
-  const sealed = new Uint8Array(
-    await subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(header), tagLength: 128 }, contentKey, data),
-  );
+  const sealed = new Uint8Array(await subtle.encrypt({ name: 'AES-GCM', iv, additionalData: encoder.encode(header), tagLength: 128 }, contentKey, data));
   cek.fill(0);
   const ciphertext = sealed.subarray(0, sealed.length - 16);
   const tag = sealed.subarray(sealed.length - 16);

@@ -111,7 +111,8 @@ export function otpMessage(error: unknown): { message: string; locked: boolean; 
 }
 
 export function resendMessage(error: unknown): string {
-  if (isSdkError(error) && error.reason === 'RESEND_LIMIT') return 'You’ve reached the limit for new codes. Use the last code we sent, or use a different email or mobile number.';
+  if (isSdkError(error) && error.reason === 'RESEND_LIMIT')
+    return 'You’ve reached the limit for new codes. Use the last code we sent, or use a different email or mobile number.';
   if (isSdkError(error) && error.reason === 'NO_PENDING_OTP') return 'There’s no code to resend. Go back and enter your email or mobile number again.';
   return 'We couldn’t send a new code just now. Please try again.';
 }

@@ -10,7 +10,10 @@ export const NOTIFICATION_MESSAGE_TYPE = 'ctp-3ds-notification';
 /** A fresh threeDSSessionData: random, so a message can be tied to this challenge; never a token. */
 export function newSessionData(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  return btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
 }
 
 /** Only http(s) ACS URLs are posted to (the CSP also limits which origins). */
@@ -31,7 +34,10 @@ export function postCreq(doc: Document, target: string, acsUrl: string, creq: st
   form.target = target;
   form.enctype = 'application/x-www-form-urlencoded';
   form.hidden = true;
-  for (const [name, value] of [['creq', creq], ['threeDSSessionData', sessionData]] as const) {
+  for (const [name, value] of [
+    ['creq', creq],
+    ['threeDSSessionData', sessionData],
+  ] as const) {
     const input = doc.createElement('input');
     input.type = 'hidden';
     input.name = name;

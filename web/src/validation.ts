@@ -24,7 +24,10 @@ export function validateMobile(value: string): { ok: true; identity: ConsumerIde
  * Country calling codes are a prefix code (ITU-T E.164): 1 and 7 are one digit; these
  * two-digit codes exist; every other code has three digits.
  */
-const TWO_DIGIT = new Set([20, 27, 30, 31, 32, 33, 34, 36, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56, 57, 58, 60, 61, 62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91, 92, 93, 94, 95, 98]);
+const TWO_DIGIT = new Set([
+  20, 27, 30, 31, 32, 33, 34, 36, 39, 40, 41, 43, 44, 45, 46, 47, 48, 49, 51, 52, 53, 54, 55, 56, 57, 58, 60, 61, 62, 63, 64, 65, 66, 81, 82, 84, 86, 90, 91,
+  92, 93, 94, 95, 98,
+]);
 
 export function splitE164(e164: string): { countryCode: string; nationalNumber: string } {
   const digits = e164.replace(/^\+/, '');

@@ -3,7 +3,16 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocum
 import type { EventType, OutboxEvent } from '../../core/events/payment-event.js';
 import type { OutboxConfirmation } from '../../core/network/confirmation.js';
 import type { OutboxEntry } from '../../core/ports/outbox.js';
-import type { DeliveryAttempt, DeliveryStatus, DueItem, DueRef, MerchantEventStore, NextAttempt, OutboxStore, StoredEvent } from '../../core/ports/outbox-store.js';
+import type {
+  DeliveryAttempt,
+  DeliveryStatus,
+  DueItem,
+  DueRef,
+  MerchantEventStore,
+  NextAttempt,
+  OutboxStore,
+  StoredEvent,
+} from '../../core/ports/outbox-store.js';
 import { confirmationKey, dueItemOf, EVENT_SK_PREFIX } from './due-items.js';
 import { dynamo } from './dynamo.js';
 import { ALL_DUE_SHARDS, DUE_INDEX, dueShard } from './outbox.js';
@@ -52,7 +61,9 @@ export class EventRepository implements OutboxStore, MerchantEventStore {
 
   /** A payment item's outbox alone (the item itself may be large: captures, refunds). */
   async outboxOf(key: ItemKey): Promise<OutboxEntry[]> {
-    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true, ProjectionExpression: 'outbox' })));
+    const { Item } = await dynamo(() =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: key, ConsistentRead: true, ProjectionExpression: 'outbox' })),
+    );
     return (Item?.outbox as OutboxEntry[] | undefined) ?? [];
   }
 
@@ -67,7 +78,16 @@ export class EventRepository implements OutboxStore, MerchantEventStore {
   }
 
   private async putDelivery(key: DueRef, fields: Record<string, unknown>, now: number): Promise<DueRef> {
-    const item = { ...key, ...fields, status: 'PENDING', attempts: [], failures: 0, dueShard: dueShard(key.pk), dueAt: now, expiresAt: Math.floor(now / 1000) + RETENTION_SECONDS };
+    const item = {
+      ...key,
+      ...fields,
+      status: 'PENDING',
+      attempts: [],
+      failures: 0,
+      dueShard: dueShard(key.pk),
+      dueAt: now,
+      expiresAt: Math.floor(now / 1000) + RETENTION_SECONDS,
+    };
     try {
       await dynamo(() => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
     } catch (error) {

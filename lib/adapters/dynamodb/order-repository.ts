@@ -47,9 +47,7 @@ export class OrderRepository {
   }
 
   private async putNew(item: Record<string, unknown>): Promise<void> {
-    await dynamo(() =>
-      this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })),
-    );
+    await dynamo(() => this.client.send(new PutCommand({ TableName: this.table, Item: item, ConditionExpression: 'attribute_not_exists(pk)' })));
   }
 }
 
@@ -77,6 +75,5 @@ export function orderFromItems(items: readonly Record<string, unknown>[]): Order
   const payments = items.filter((item) => item.kind === 'PAYMENT').map((item) => stripItem<Payment>(item));
   return { order: stripItem<Order>(orderItem), payments };
 }
-
 
 export { orderPk, paymentSk, stripItem };

@@ -21,7 +21,11 @@ export class PaymentLinkRepository {
   async create(link: PaymentLink): Promise<void> {
     await dynamo(() =>
       this.client.send(
-        new PutCommand({ TableName: this.table, Item: { ...linkKey(link.linkRef), kind: 'PAYMENT_LINK', ...link }, ConditionExpression: 'attribute_not_exists(pk)' }),
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...linkKey(link.linkRef), kind: 'PAYMENT_LINK', ...link },
+          ConditionExpression: 'attribute_not_exists(pk)',
+        }),
       ),
     );
   }

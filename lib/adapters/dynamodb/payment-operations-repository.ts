@@ -1,6 +1,14 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { OperationClaim } from '../../core/ports/payment-operations-store.js';
-import { NOT_PERFORMED, OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentFailure, type PaymentOperation, type PaymentState } from '../../core/domain/payment.js';
+import {
+  NOT_PERFORMED,
+  OPERATION_STARTS_FROM,
+  type OperationKind,
+  type Payment,
+  type PaymentFailure,
+  type PaymentOperation,
+  type PaymentState,
+} from '../../core/domain/payment.js';
 import { DependencyUnavailableError } from '../../core/errors.js';
 import { dynamo, oldItem } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
@@ -64,7 +72,12 @@ export class PaymentOperationsRepository {
             Key: key(payment),
             UpdateExpression: `SET ${rule.update}, operations.#ref = :operation, version = version + :one, updatedAt = :at`,
             ConditionExpression: `#state IN (${rule.from.map((_, i) => `:from${i}`).join(', ')}) AND ${rule.condition} AND ${previous.condition} AND (attribute_not_exists(outbox) OR size(outbox) < :outboxRoom)`,
-            ExpressionAttributeNames: { '#state': 'state', '#ref': ref, ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}), ...previous.names },
+            ExpressionAttributeNames: {
+              '#state': 'state',
+              '#ref': ref,
+              ...(operation.kind === 'REVERSAL' ? { '#amount': 'amount', '#value': 'value' } : {}),
+              ...previous.names,
+            },
             ExpressionAttributeValues: {
               ...Object.fromEntries(rule.from.map((state, i) => [`:from${i}`, state])),
               ...(operation.kind === 'REVERSAL' ? { ':zero': 0 } : { ':amount': operation.amount }),
@@ -92,7 +105,8 @@ export class PaymentOperationsRepository {
   private async undrainedEvents(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, refusal: StoreConflictError): Promise<number> {
     const item =
       oldItem(refusal.cause) ??
-      (await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(payment), ConsistentRead: true, ProjectionExpression: 'outbox' })))).Item;
+      (await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(payment), ConsistentRead: true, ProjectionExpression: 'outbox' }))))
+        .Item;
     return Array.isArray(item?.outbox) ? item.outbox.length : 0;
   }
 
@@ -140,12 +154,13 @@ export class PaymentOperationsRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: k,
-          UpdateExpression: [
-            'SET operations.#ref.#opState = :succeeded, operations.#ref.settledAt = :settledAt, #state = :state',
-            'capturedAmount = :captured, refundedAmount = :refunded, refundable = :refundable',
-            'version = version + :one, updatedAt = :settledAt',
-            ...outbox.set,
-          ].join(', ') + ' REMOVE operations.#ref.inFlightUntil',
+          UpdateExpression:
+            [
+              'SET operations.#ref.#opState = :succeeded, operations.#ref.settledAt = :settledAt, #state = :state',
+              'capturedAmount = :captured, refundedAmount = :refunded, refundable = :refundable',
+              'version = version + :one, updatedAt = :settledAt',
+              ...outbox.set,
+            ].join(', ') + ' REMOVE operations.#ref.inFlightUntil',
           ConditionExpression: 'version = :version AND operations.#ref.#opState = :pending',
           ExpressionAttributeNames: { '#ref': ref, '#opState': 'state', '#state': 'state' },
           ExpressionAttributeValues: {
@@ -173,9 +188,20 @@ export class PaymentOperationsRepository {
    * reservation returns to the total it came from. A reversal restores the whole authorization.
    * Only over the generation `operation` is (as seen): never over a later reservation or claim.
    */
-  async fail(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, ref: string, operation: PaymentOperation, failure: PaymentFailure, settledAt: string): Promise<Payment> {
+  async fail(
+    payment: Pick<Payment, 'orderRef' | 'paymentRef'>,
+    ref: string,
+    operation: PaymentOperation,
+    failure: PaymentFailure,
+    settledAt: string,
+  ): Promise<Payment> {
     const generation = sameGeneration(operation);
-    const giveBack = operation.kind === 'CAPTURE' ? 'capturable = capturable + :amount' : operation.kind === 'REFUND' ? 'refundable = refundable + :amount' : 'capturable = #amount.#value';
+    const giveBack =
+      operation.kind === 'CAPTURE'
+        ? 'capturable = capturable + :amount'
+        : operation.kind === 'REFUND'
+          ? 'refundable = refundable + :amount'
+          : 'capturable = #amount.#value';
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
@@ -213,6 +239,9 @@ function sameGeneration(seen: PaymentOperation): { condition: string; values: Re
   const sender = seen.sentBy === undefined ? 'attribute_not_exists(operations.#ref.sentBy)' : 'operations.#ref.sentBy = :seenSentBy';
   return {
     condition: `${attempt} AND ${sender}`,
-    values: { ...(seen.attemptId === undefined ? {} : { ':seenAttemptId': seen.attemptId }), ...(seen.sentBy === undefined ? {} : { ':seenSentBy': seen.sentBy }) },
+    values: {
+      ...(seen.attemptId === undefined ? {} : { ':seenAttemptId': seen.attemptId }),
+      ...(seen.sentBy === undefined ? {} : { ':seenSentBy': seen.sentBy }),
+    },
   };
 }

@@ -19,9 +19,7 @@ export class PaymentRepository implements PaymentStore {
   ) {}
 
   async get(orderRef: string, paymentRef: string): Promise<Payment | undefined> {
-    const { Item } = await dynamo(() =>
-      this.client.send(new GetCommand({ TableName: this.table, Key: key(orderRef, paymentRef), ConsistentRead: true })),
-    );
+    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(orderRef, paymentRef), ConsistentRead: true })));
     return Item && Item.kind === 'PAYMENT' ? stripItem<Payment>(Item) : undefined;
   }
 
@@ -66,7 +64,16 @@ export class PaymentRepository implements PaymentStore {
     const old = Attributes ?? {};
     const taken = { takeover: old.state === 'PROCESSING', ...(typeof old.parkedUntil === 'number' ? { parkedUntil: old.parkedUntil } : {}) };
     if (old.kind !== 'PAYMENT' || typeof old.version !== 'number') return taken; // an engine that sent nothing back
-    const leased: Payment = { ...stripItem<Payment>(old), state: 'PROCESSING', leaseId: lease.leaseId, leaseUntil: lease.leaseUntil, leaseFrom: lease.from, version: old.version + 1, updatedAt: at, ...(extra as Partial<Payment>) };
+    const leased: Payment = {
+      ...stripItem<Payment>(old),
+      state: 'PROCESSING',
+      leaseId: lease.leaseId,
+      leaseUntil: lease.leaseUntil,
+      leaseFrom: lease.from,
+      version: old.version + 1,
+      updatedAt: at,
+      ...(extra as Partial<Payment>),
+    };
     return { ...taken, leased };
   }
 
@@ -159,7 +166,14 @@ export class PaymentRepository implements PaymentStore {
           UpdateExpression: 'SET leaseUntil = :now, parkedUntil = :parked, version = version + :one, updatedAt = :at',
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
-          ExpressionAttributeValues: { ':now': now, ':parked': parkedUntil, ':processing': 'PROCESSING', ':leaseId': leaseId, ':one': 1, ':at': new Date(now).toISOString() },
+          ExpressionAttributeValues: {
+            ':now': now,
+            ':parked': parkedUntil,
+            ':processing': 'PROCESSING',
+            ':leaseId': leaseId,
+            ':one': 1,
+            ':at': new Date(now).toISOString(),
+          },
         }),
       ),
     );
@@ -199,4 +213,3 @@ function conditionOf(clauses: readonly LeaseClause[]) {
 
 const key = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: paymentSk(paymentRef) });
 const pendingKey = (orderRef: string, paymentRef: string) => ({ pk: orderPk(orderRef), sk: `${paymentSk(paymentRef)}#3DS` });
-

@@ -41,12 +41,21 @@ export class SessionRepository {
    * would make two in a row. Nothing is decided here: the caller authenticates with the
    * session, and the use case scopes the order (a session for another order is a 404 there).
    */
-  async findWithPayment(tokenHash: string, ids: { orderRef: string; paymentRef: string }): Promise<{ session: HostedSession | undefined; order: OrderSnapshot | undefined }> {
+  async findWithPayment(
+    tokenHash: string,
+    ids: { orderRef: string; paymentRef: string },
+  ): Promise<{ session: HostedSession | undefined; order: OrderSnapshot | undefined }> {
     if (!this.ordersTable) throw new Error('SessionRepository: findWithPayment needs the orders table');
     const pk = orderPk(ids.orderRef);
     const items = await batchGet(this.client, {
       [this.table]: { Keys: [{ pk: tokenHash }], ConsistentRead: true },
-      [this.ordersTable]: { Keys: [{ pk, sk: 'ORDER' }, { pk, sk: paymentSk(ids.paymentRef) }], ConsistentRead: true },
+      [this.ordersTable]: {
+        Keys: [
+          { pk, sk: 'ORDER' },
+          { pk, sk: paymentSk(ids.paymentRef) },
+        ],
+        ConsistentRead: true,
+      },
     });
     const sessionItem = items[this.table]?.find((item) => item.pk === tokenHash);
     return { session: sessionItem && toSession(sessionItem), order: orderFromItems(items[this.ordersTable] ?? []) };

@@ -25,9 +25,7 @@ export class WebhookConfigRepository implements WebhookConfigStore {
 
   async get(merchantRef: string, options: ReadOptions = {}): Promise<WebhookConfig | undefined> {
     const { Item } = await dynamo(() =>
-      this.client.send(
-        new GetCommand({ TableName: this.table, Key: webhookKey(merchantRef), ...(options.consistent ? { ConsistentRead: true } : {}) }),
-      ),
+      this.client.send(new GetCommand({ TableName: this.table, Key: webhookKey(merchantRef), ...(options.consistent ? { ConsistentRead: true } : {}) })),
     );
     return Item ? withoutKeys<WebhookConfig>(Item) : undefined;
   }

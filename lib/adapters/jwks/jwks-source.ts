@@ -61,7 +61,10 @@ export class JwksSource {
   private readonly now: () => number;
   private readonly logger: Pick<Logger, 'warn'>;
 
-  constructor(readonly url: string, options: JwksSourceOptions = {}) {
+  constructor(
+    readonly url: string,
+    options: JwksSourceOptions = {},
+  ) {
     if (!/^(https?|file):/.test(url)) throw new Error('JWKS URL must be https:, http: or file:');
     this.minRefreshIntervalMs = options.minRefreshIntervalMs ?? 60_000;
     this.maxAgeMs = options.maxAgeMs ?? 10 * 60_000;
@@ -152,7 +155,7 @@ export class JwksSource {
     const retryAfterSeconds = Math.max(1, Math.ceil((this.nextAttemptAt - now) / 1000));
     return new DependencyUnavailableError(undefined, {
       cause: new Error(`JWKS unavailable: ${this.url}`, { cause: this.lastFailure }),
-      retryAfterMs: (retryAfterSeconds) * 1000,
+      retryAfterMs: retryAfterSeconds * 1000,
     });
   }
 }

@@ -9,7 +9,12 @@ export const CONFIRMATION_TIMEOUT_MS = 10_000;
  * else the status or what went wrong (timeout, connection refused). Never throws, never reads
  * more than the status: an error body may echo what we sent, and nothing needs it.
  */
-export async function postConfirmation(url: string, body: string, headers: Record<string, string>, timeoutMs = CONFIRMATION_TIMEOUT_MS): Promise<ConfirmationResult> {
+export async function postConfirmation(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs = CONFIRMATION_TIMEOUT_MS,
+): Promise<ConfirmationResult> {
   const started = Date.now();
   try {
     // Bounded by its own timeout and by the invocation's deadline, as every dependency call is (SPEC §6).

@@ -17,7 +17,11 @@ export const processorConfig = z.discriminatedUnion('name', [
   z.strictObject({
     name: z.literal('adyen'),
     /** The Adyen merchant account (merchantAccount in every request). */
-    account: z.string().min(1).max(80).regex(/^[A-Za-z0-9_.-]+$/),
+    account: z
+      .string()
+      .min(1)
+      .max(80)
+      .regex(/^[A-Za-z0-9_.-]+$/),
     /** Secret JSON { apiKey, liveUrlPrefix? } (adyen/config.ts adyenCredentials). */
     credentialsArn: secretArn,
     /** Secret holding the notification HMAC key(s), hex: required, notifications are how Adyen settles modifications. */

@@ -68,7 +68,13 @@ export async function buildSandboxCheckoutResponse(input: SandboxCheckoutInput):
   const signing = await importJWK(input.signingKey, alg);
   const signed = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
     // Mastercard's SRC names itself in `iss` (the service accepts and ignores it).
-    .setProtectedHeader({ alg, kid: String(input.signingKey.kid), jti: input.jti ?? srcCorrelationId, iat, ...(mastercard ? { iss: SANDBOX_MASTERCARD_ISS } : {}) })
+    .setProtectedHeader({
+      alg,
+      kid: String(input.signingKey.kid),
+      jti: input.jti ?? srcCorrelationId,
+      iat,
+      ...(mastercard ? { iss: SANDBOX_MASTERCARD_ISS } : {}),
+    })
     .sign(signing);
   // The service accepts low-S ES256 signatures only (SPEC §4.3 step 2); jose does not normalise.
   const jws = alg === 'ES256' ? withLowS(signed) : signed;

@@ -33,7 +33,9 @@ export class SandboxAcsRepository {
   ) {}
 
   async put(transaction: AcsTransaction): Promise<void> {
-    await dynamo(() => this.client.send(new PutCommand({ TableName: this.table, Item: { ...key(transaction.transactionId), kind: 'SANDBOX_ACS', ...transaction } })));
+    await dynamo(() =>
+      this.client.send(new PutCommand({ TableName: this.table, Item: { ...key(transaction.transactionId), kind: 'SANDBOX_ACS', ...transaction } })),
+    );
   }
 
   /** Undefined when absent or expired (TTL deletion is lazy). */

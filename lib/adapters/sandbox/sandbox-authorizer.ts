@@ -37,7 +37,11 @@ export class SandboxAuthorizer implements Authorizer {
   async authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
     const outcome = decide(request);
     if (outcome === 'no-answer') return hang(signal);
-    return this.record(request.idempotencyKey, { operation: 'AUTHORIZE', outcome, amount: request.amount, brand: request.brand, paymentRef: request.idempotencyKey }, signal);
+    return this.record(
+      request.idempotencyKey,
+      { operation: 'AUTHORIZE', outcome, amount: request.amount, brand: request.brand, paymentRef: request.idempotencyKey },
+      signal,
+    );
   }
 
   async modify(request: ModificationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
@@ -46,7 +50,11 @@ export class SandboxAuthorizer implements Authorizer {
     const outcome: AuthorizationOutcome = authorization?.outcome.approved
       ? { approved: true, code: referenceOf(request.idempotencyKey), resultCode: '00' }
       : { approved: false, declineCode: 'NO_AUTHORIZATION', reason: 'No approved authorization to act on' };
-    return this.record(request.idempotencyKey, { operation: request.kind, outcome, amount: request.amount, brand: authorization?.brand ?? 'UNKNOWN', paymentRef: request.paymentRef }, signal);
+    return this.record(
+      request.idempotencyKey,
+      { operation: request.kind, outcome, amount: request.amount, brand: authorization?.brand ?? 'UNKNOWN', paymentRef: request.paymentRef },
+      signal,
+    );
   }
 
   /**
@@ -55,7 +63,11 @@ export class SandboxAuthorizer implements Authorizer {
    * call decided is one map (`first`), so the write is one short expression however many facts
    * it keeps; records written before that kept them as attributes of their own, and still answer.
    */
-  private async record(idempotencyKey: string, first: Pick<SandboxOperation, 'operation' | 'outcome' | 'amount' | 'brand' | 'paymentRef'>, signal: AbortSignal): Promise<AuthorizationOutcome> {
+  private async record(
+    idempotencyKey: string,
+    first: Pick<SandboxOperation, 'operation' | 'outcome' | 'amount' | 'brand' | 'paymentRef'>,
+    signal: AbortSignal,
+  ): Promise<AuthorizationOutcome> {
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({

@@ -1,6 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { epochSeconds } from '../dynamodb/dynamo.js';
-import { THREE_DS_NOTIFICATION_PATH, type ChallengeRequest, type ChallengeVerdict, type StartedChallenge, type ThreeDsServer } from '../../core/ports/three-ds-server.js';
+import {
+  THREE_DS_NOTIFICATION_PATH,
+  type ChallengeRequest,
+  type ChallengeVerdict,
+  type StartedChallenge,
+  type ThreeDsServer,
+} from '../../core/ports/three-ds-server.js';
 import type { AcsTransaction, SandboxAcsRepository } from './sandbox-acs-repository.js';
 
 /**

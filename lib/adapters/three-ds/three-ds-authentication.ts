@@ -179,7 +179,4 @@ export type RecoveryOutcome =
    */
   | { kind: 'spent'; reason: 'no-result' | 'unknown-transaction' };
 
-export type CresCheck =
-  | { kind: 'matches'; transStatus: string }
-  | { kind: 'other-challenge' }
-  | { kind: 'malformed' };
+export type CresCheck = { kind: 'matches'; transStatus: string } | { kind: 'other-challenge' } | { kind: 'malformed' };

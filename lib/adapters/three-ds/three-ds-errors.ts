@@ -30,7 +30,9 @@ export class ThreeDsServerCallError extends Error {
   readonly erro: ErroSummary | undefined;
 
   constructor(kind: ThreeDsFailureKind, endpoint: string, options: { status?: number; erro?: ErroSummary; cause?: unknown; reason?: string } = {}) {
-    const what = options.erro ? `Erro ${options.erro.errorCode} (${options.erro.errorComponent}) ${options.erro.errorDescription}` : options.reason ?? (options.status ? `HTTP ${options.status}` : 'no answer');
+    const what = options.erro
+      ? `Erro ${options.erro.errorCode} (${options.erro.errorComponent}) ${options.erro.errorDescription}`
+      : (options.reason ?? (options.status ? `HTTP ${options.status}` : 'no answer'));
     super(`3DS Server ${endpoint}: ${kind}: ${what}`, options.cause === undefined ? undefined : { cause: options.cause });
     this.kind = kind;
     this.endpoint = endpoint;

@@ -10,7 +10,10 @@ import { parseEnv } from './parse-env.js';
  * production stage. Blank reads as unset (serverless params default to nothing).
  */
 const schema = z.object({
-  PRODUCTION_ACQUIRER: z.preprocess((value) => (typeof value === 'string' && value.trim() === '' ? undefined : value), z.enum(['none', 'sandbox']).default('none')),
+  PRODUCTION_ACQUIRER: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.enum(['none', 'sandbox']).default('none'),
+  ),
 });
 
 export type AcquirerConfig = z.output<typeof schema>;

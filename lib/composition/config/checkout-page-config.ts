@@ -14,14 +14,21 @@ const sdkUrl = z
   }, 'must be an https: URL (http: only for localhost)');
 
 /** `visa=https://…,mastercard=https://…` → { visa: 'https://…', mastercard: 'https://…' }. */
-const sdkUrlList = blankAsUnset(namedUrlList(sdkUrl).transform((list) => Object.fromEntries(list.map(({ name, url }) => [name, url])) as Record<string, string>));
+const sdkUrlList = blankAsUnset(
+  namedUrlList(sdkUrl).transform((list) => Object.fromEntries(list.map(({ name, url }) => [name, url])) as Record<string, string>),
+);
 
 /**
  * THREE_DS_ACS_ORIGINS: the issuers' ACS origins the page may frame and form-POST a creq to
  * (EMV 3DS browser challenge), e.g. `https://acs.bank.example`; or `https:` alone, any https
  * origin, which is what a production 3DS server needs (docs/integrating/three-ds.md).
  */
-const acsOrigin = z.union([z.literal('https:'), webUrl.refine((value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port])').transform((value) => new URL(value).origin)]);
+const acsOrigin = z.union([
+  z.literal('https:'),
+  webUrl
+    .refine((value) => URL.canParse(value) && new URL(value).origin === value.replace(/\/$/, ''), 'must be an origin (scheme://host[:port])')
+    .transform((value) => new URL(value).origin),
+]);
 const acsOriginList = blankAsUnset(commaList.pipe(z.array(acsOrigin).min(1)));
 
 /** Settings of the hosted checkout page (GET /checkout). */

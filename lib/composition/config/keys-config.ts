@@ -6,7 +6,11 @@ import { blankAsUnset, commaList, parseEnv } from './parse-env.js';
  * `<certificate serial>|<subject DN>` (the DN has commas, `=` and spaces), Mastercard's a key
  * fingerprint. Printable ASCII, bounded: it is compared, logged, never interpreted.
  */
-const networkKid = z.string().min(1).max(512).regex(/^[\x20-\x7e]+$/, 'printable ASCII');
+const networkKid = z
+  .string()
+  .min(1)
+  .max(512)
+  .regex(/^[\x20-\x7e]+$/, 'printable ASCII');
 
 /**
  * `PAYLOAD_KEY_NETWORK_KIDS`: JSON `{ "<entry of PAYLOAD_KEY_IDS>": ["<network kid>", …] }`.

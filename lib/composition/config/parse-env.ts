@@ -20,9 +20,12 @@ export const urlString = z
   .refine((value) => /^(https?|file):/.test(value) && URL.canParse(value), 'must be an https:, http: or file: URL');
 
 /** `a,b , c` → ['a','b','c']; empty entries dropped. */
-export const commaList = z
-  .string()
-  .transform((value) => value.split(',').map((item) => item.trim()).filter(Boolean));
+export const commaList = z.string().transform((value) =>
+  value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean),
+);
 
 export const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 

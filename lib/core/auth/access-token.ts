@@ -8,7 +8,11 @@ import type { KeySet } from '../ports/network-keys.js';
 /** Pinned: asymmetric only. `none` and HMAC can never verify, whatever the header says. */
 export const ACCESS_TOKEN_ALGORITHMS = ['RS256', 'ES256'] as const;
 
-const ref = z.string().min(1).max(64).regex(/^[A-Za-z0-9._:-]+$/);
+const ref = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9._:-]+$/);
 const claimsSchema = z.discriminatedUnion('realm', [
   z.object({ realm: z.literal('platform'), sub: z.string().optional(), permissions: z.array(z.string()).default([]) }),
   z.object({

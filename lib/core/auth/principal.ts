@@ -39,11 +39,7 @@ export interface SessionPrincipal {
   permissions: ReadonlySet<string>;
 }
 
-export const SESSION_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>([
-  'VIEW_UCTP_WALLET_CERTIFICATE',
-  'CREATE_AUTHORIZATION',
-  'VIEW_ORDER',
-]);
+export const SESSION_PERMISSIONS: ReadonlySet<Permission> = new Set<Permission>(['VIEW_UCTP_WALLET_CERTIFICATE', 'CREATE_AUTHORIZATION', 'VIEW_ORDER']);
 
 /** A safe, loggable description of the caller (never the token itself). */
 export function describePrincipal(principal: Principal): Record<string, unknown> {

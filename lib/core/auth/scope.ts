@@ -22,10 +22,7 @@ export function coversMerchant(principal: Principal, merchant: MerchantScope): b
     case 'platform':
       return true;
     case 'tenant':
-      return (
-        principal.tenantRef === merchant.tenantRef &&
-        (principal.merchantRef === undefined || principal.merchantRef === merchant.merchantRef)
-      );
+      return principal.tenantRef === merchant.tenantRef && (principal.merchantRef === undefined || principal.merchantRef === merchant.merchantRef);
     case 'session':
       return principal.tenantRef === merchant.tenantRef && principal.merchantRef === merchant.merchantRef;
   }

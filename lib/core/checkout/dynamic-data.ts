@@ -50,9 +50,7 @@ export function pickCryptogram(
   dynamicData: DynamicData | DynamicData[] | undefined,
 ): (DynamicData & { dynamicDataValue: string }) | undefined {
   const entries = dynamicData === undefined ? [] : Array.isArray(dynamicData) ? dynamicData : [dynamicData];
-  const usable = entries.filter(
-    (e): e is DynamicData & { dynamicDataValue: string } => e.dynamicDataType !== 'NONE' && e.dynamicDataValue !== undefined,
-  );
+  const usable = entries.filter((e): e is DynamicData & { dynamicDataValue: string } => e.dynamicDataType !== 'NONE' && e.dynamicDataValue !== undefined);
   const cryptogram =
     usable.find((e) => e.dynamicDataType !== undefined && TOKEN_CRYPTOGRAM_TYPES.includes(e.dynamicDataType)) ??
     usable.find((e) => e.dynamicDataType === undefined);

@@ -51,9 +51,7 @@ export const assuranceDataSchema = z.looseObject({
   verificationData: z
     .array(
       z.looseObject({
-        methodResults: z
-          .looseObject({ transStatus: assuranceText, dsTransId: assuranceText, acsTransId: assuranceText })
-          .optional(),
+        methodResults: z.looseObject({ transStatus: assuranceText, dsTransId: assuranceText, acsTransId: assuranceText }).optional(),
       }),
     )
     .max(16)
@@ -84,11 +82,7 @@ export interface VerifiedCheckout {
   payload: CheckoutJwsPayload;
 }
 
-export async function verifyCheckoutJws(
-  compact: string,
-  resolveKey: KeyResolver,
-  options: VerifyCheckoutOptions,
-): Promise<VerifiedCheckout> {
+export async function verifyCheckoutJws(compact: string, resolveKey: KeyResolver, options: VerifyCheckoutOptions): Promise<VerifiedCheckout> {
   const { header, payload: payloadBytes, alg, kid } = await verifyCheckoutSignature(compact, resolveKey);
 
   const claims = parseJsonObject(payloadBytes);
@@ -188,7 +182,10 @@ function checkFreshness(candidates: unknown[], nowSeconds: number, maxAgeSeconds
  * that cannot be read cannot be shown to include now, and a network sending one is broken.
  */
 function checkValidityWindow(header: Record<string, unknown>, claims: Record<string, unknown>, nowSeconds: number): void {
-  for (const [where, source] of [['header', header], ['payload', claims]] as const) {
+  for (const [where, source] of [
+    ['header', header],
+    ['payload', claims],
+  ] as const) {
     const { exp, nbf } = source;
     if (exp !== undefined) {
       if (typeof exp !== 'number' || !Number.isFinite(exp)) throw expired(`${where} exp is not a number`);
@@ -204,9 +201,7 @@ function checkValidityWindow(header: Record<string, unknown>, claims: Record<str
 function parseJsonObject(bytes: Uint8Array): Record<string, unknown> | undefined {
   try {
     const value: unknown = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
-    return value !== null && typeof value === 'object' && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : undefined;
+    return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
   } catch {
     return undefined;
   }
@@ -219,5 +214,4 @@ const describeIssues = (issues: readonly { path: PropertyKey[]; code: string }[]
 const invalid = (reason: string, cause?: unknown) =>
   new CheckoutSignatureInvalidError(undefined, { cause: new Error(reason, cause === undefined ? undefined : { cause }) });
 const expired = (reason: string) => new CheckoutExpiredError(undefined, { cause: new Error(reason) });
-const payloadInvalid = (reason: string) =>
-  new CheckoutPayloadInvalidError('The checkout response payload is invalid.', { cause: new Error(reason) });
+const payloadInvalid = (reason: string) => new CheckoutPayloadInvalidError('The checkout response payload is invalid.', { cause: new Error(reason) });

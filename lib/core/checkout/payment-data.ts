@@ -25,7 +25,6 @@ export interface PaymentCredential {
   paymentAccountReference?: string;
 }
 
-
 /** A JSON number or a string, checked as text: `7` and `"7"` mean the same. */
 const numberOrText = z.union([z.string(), z.number().int().nonnegative().transform(String)]);
 /** `"07"`, `"7"` or `7` → `"07"`. */
@@ -46,15 +45,12 @@ function luhnValid(number: string): boolean {
   return sum % 10 === 0;
 }
 
-
 /**
  * No object-level refinements, so the Direct Wallet endpoint can `.extend()` it; the rules
  * across fields (exactly one of token/card, a cryptogram present) live in `toCredential`.
  */
 export const paymentDataSchema = z.looseObject({
-  token: z
-    .looseObject({ paymentToken: digits(13, 19), tokenExpirationMonth: month, tokenExpirationYear: year })
-    .optional(),
+  token: z.looseObject({ paymentToken: digits(13, 19), tokenExpirationMonth: month, tokenExpirationYear: year }).optional(),
   card: z
     .looseObject({
       primaryAccountNumber: digits(12, 19).refine(luhnValid, { message: 'Invalid card number' }),
@@ -147,5 +143,4 @@ export function maskedView(credential: PaymentCredential): { lastFour: string; e
 const describeIssues = (issues: readonly { path: PropertyKey[]; code: string }[]) =>
   issues.map((i) => `${i.path.map(String).join('.') || '(root)'}: ${i.code}`).join('; ');
 
-const invalid = (reason: string) =>
-  new CheckoutPayloadInvalidError('The payment data is invalid.', { cause: new Error(reason) });
+const invalid = (reason: string) => new CheckoutPayloadInvalidError('The payment data is invalid.', { cause: new Error(reason) });

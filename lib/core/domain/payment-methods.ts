@@ -22,11 +22,7 @@ export function isOn(config: PaymentMethodsConfig | undefined, method: PaymentMe
  * DIRECT_WALLET needs CLICK_TO_PAY on at the same level; a tenant cannot switch on what
  * the platform has off.
  */
-export function mergePaymentMethods(
-  stored: PaymentMethodsConfig,
-  update: PaymentMethodSettings,
-  platform?: PaymentMethodsConfig,
-): PaymentMethodSettings {
+export function mergePaymentMethods(stored: PaymentMethodsConfig, update: PaymentMethodSettings, platform?: PaymentMethodsConfig): PaymentMethodSettings {
   const merged: PaymentMethodSettings = { ...stored.paymentMethods, ...update };
   if (merged.DIRECT_WALLET?.enabled && !merged.CLICK_TO_PAY?.enabled) {
     throw new InvalidRequestError('DIRECT_WALLET can only be enabled together with CLICK_TO_PAY.', {

@@ -44,7 +44,8 @@ export function inAttemptOrder<T extends Pick<Payment, 'attempt' | 'createdAt'>>
 export function retryRefusal(payments: readonly Payment[]): string | undefined {
   const latest = inAttemptOrder(payments).at(-1);
   if (!latest || payments.some((payment) => payment.state !== 'FAILED')) return 'Only an order whose payments all failed can get a new payment.';
-  if (payments.length >= MAX_PAYMENTS_PER_ORDER || attemptOf(latest) >= MAX_PAYMENTS_PER_ORDER) return `An order has at most ${MAX_PAYMENTS_PER_ORDER} payments.`;
+  if (payments.length >= MAX_PAYMENTS_PER_ORDER || attemptOf(latest) >= MAX_PAYMENTS_PER_ORDER)
+    return `An order has at most ${MAX_PAYMENTS_PER_ORDER} payments.`;
   if (!failureAllowsRetry(latest)) return 'The last payment was declined for a reason another attempt cannot fix.';
   return undefined;
 }

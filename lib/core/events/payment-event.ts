@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Order } from '../domain/order.js';
-import { type OperationKind, type Payment, type PaymentState } from '../domain/payment.js';
+import type { OperationKind, Payment, PaymentState } from '../domain/payment.js';
 
 /** The event catalogue of SPEC §4.15. */
 export const EVENT_TYPES = [
@@ -36,7 +36,12 @@ export function newEventId(now: number): string {
 
 export const EVENT_ID = /^evt_[0-9a-f]{28}$/;
 
-export function paymentEvent(type: EventType, order: Pick<Order, 'merchantRef' | 'outletId' | 'orderRef'>, shown: Readonly<Record<string, unknown>>, now: number): OutboxEvent {
+export function paymentEvent(
+  type: EventType,
+  order: Pick<Order, 'merchantRef' | 'outletId' | 'orderRef'>,
+  shown: Readonly<Record<string, unknown>>,
+  now: number,
+): OutboxEvent {
   const id = newEventId(now);
   const createdAt = new Date(now).toISOString();
   const data = { ...shown, orderRef: order.orderRef, outletId: order.outletId, merchantRef: order.merchantRef };
@@ -48,7 +53,11 @@ export function paymentEvent(type: EventType, order: Pick<Order, 'merchantRef' |
  * link's order (lib/core/payments/final-write.ts), so it is announced once, with the payment and
  * the link's reference.
  */
-export function paymentLinkPaidEvent(order: Pick<Order, 'merchantRef' | 'outletId' | 'orderRef'> & { linkRef: string }, shown: Readonly<Record<string, unknown>>, now: number): OutboxEvent {
+export function paymentLinkPaidEvent(
+  order: Pick<Order, 'merchantRef' | 'outletId' | 'orderRef'> & { linkRef: string },
+  shown: Readonly<Record<string, unknown>>,
+  now: number,
+): OutboxEvent {
   const id = newEventId(now);
   const type = 'payment_link.paid';
   const createdAt = new Date(now).toISOString();

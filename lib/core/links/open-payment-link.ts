@@ -87,7 +87,13 @@ async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, baseUrl
  * payment: the shopper can still pay, the page just offers no way back.
  */
 async function createLinkOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, input: CreateOrderInput, baseUrl: string) {
-  const orderDeps = { config: deps.config, orders: deps.orders, now: deps.now, represent: deps.represent, checkout: { sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds, now: deps.now, baseUrl } };
+  const orderDeps = {
+    config: deps.config,
+    orders: deps.orders,
+    now: deps.now,
+    represent: deps.represent,
+    checkout: { sessions: deps.sessions, ttlSeconds: deps.sessionTtlSeconds, now: deps.now, baseUrl },
+  };
   try {
     try {
       return await createOrder(orderDeps, LINK_OPENER, link.outletId, link.returnUrl ? { ...input, returnUrl: link.returnUrl } : input);

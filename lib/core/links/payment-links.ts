@@ -36,7 +36,13 @@ export interface CreatePaymentLinkInput {
  * 4.14 create. Only while Click to Pay is effectively on for the outlet's merchant (platform ∧
  * tenant ∧ onboarded): the tenant switch of 4.6 is what turns link generation on.
  */
-export async function createPaymentLink(deps: PaymentLinkDeps, principal: Principal, outletId: string, input: CreatePaymentLinkInput, baseUrl: string): Promise<PaymentLinkView> {
+export async function createPaymentLink(
+  deps: PaymentLinkDeps,
+  principal: Principal,
+  outletId: string,
+  input: CreatePaymentLinkInput,
+  baseUrl: string,
+): Promise<PaymentLinkView> {
   const outlet = await outletInScope(deps.config, principal, outletId);
   const now = deps.now();
   const expiry = linkExpiry(input.expiresAt, now);
@@ -65,7 +71,13 @@ export async function createPaymentLink(deps: PaymentLinkDeps, principal: Princi
 }
 
 /** 4.14 GET: the link with its state as of now (expiry applies lazily, PAID comes from its order). */
-export async function readPaymentLink(deps: PaymentLinkDeps, principal: Principal, outletId: string, linkRef: string, baseUrl: string): Promise<PaymentLinkView> {
+export async function readPaymentLink(
+  deps: PaymentLinkDeps,
+  principal: Principal,
+  outletId: string,
+  linkRef: string,
+  baseUrl: string,
+): Promise<PaymentLinkView> {
   const link = await linkInScope(deps, principal, outletId, linkRef);
   return toLinkView(link, await currentState(deps, link), baseUrl);
 }
@@ -132,7 +144,10 @@ const UNDER_WAY = 'A payment of this link is under way; it cannot be cancelled n
  */
 function cancelIdOf(principal: Principal, linkRef: string, idempotencyKey: string | undefined): string {
   if (idempotencyKey === undefined) return randomUUID();
-  return createHash('sha256').update(JSON.stringify([idempotencyScope(principal), idempotencyKey, 'CANCEL_PAYMENT_LINK', linkRef])).digest('hex').slice(0, 32);
+  return createHash('sha256')
+    .update(JSON.stringify([idempotencyScope(principal), idempotencyKey, 'CANCEL_PAYMENT_LINK', linkRef]))
+    .digest('hex')
+    .slice(0, 32);
 }
 
 async function paymentOfLinkUnderWay(deps: Pick<PaymentLinkDeps, 'orders'>, orderRef: string | undefined): Promise<boolean> {
@@ -151,4 +166,3 @@ export async function currentState(deps: Pick<PaymentLinkDeps, 'orders' | 'now'>
   const found = link.orderRef ? await deps.orders.get(link.orderRef) : undefined;
   return linkState(link, isPaid(found?.payments ?? []), deps.now());
 }
-

@@ -12,11 +12,7 @@ export interface MerchantStanding {
 
 /** Merchant, platform and tenant in one parallel round trip (orders, payments). */
 export async function loadStanding(config: ConfigStore, tenantRef: string, merchantRef: string): Promise<MerchantStanding> {
-  const [merchant, platform, tenant] = await Promise.all([
-    config.getMerchant(merchantRef),
-    config.getPlatformMethods(),
-    config.getTenantMethods(tenantRef),
-  ]);
+  const [merchant, platform, tenant] = await Promise.all([config.getMerchant(merchantRef), config.getPlatformMethods(), config.getTenantMethods(tenantRef)]);
   return { merchant, platform, tenant, enablement: effectiveEnablement(platform, tenant, merchant !== undefined) };
 }
 

@@ -46,7 +46,8 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
     await deps.config.putMerchant(merchant);
     await Promise.all(input.outlets.map((outletId) => deps.config.putOutlet({ outletId, merchantRef, tenantRef: input.tenantRef })));
   } catch (error) {
-    if (error instanceof StoreConflictError) throw new OnboardingConflictError('A concurrent onboarding changed this merchant or its outlets.', { cause: error });
+    if (error instanceof StoreConflictError)
+      throw new OnboardingConflictError('A concurrent onboarding changed this merchant or its outlets.', { cause: error });
     throw error;
   }
   const released = (previous?.outlets ?? []).filter((outletId) => !input.outlets.includes(outletId));
@@ -55,10 +56,7 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
 }
 
 async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) {
-  const [enablement, encryptionKeyId] = await Promise.all([
-    loadEnablement(deps.config, merchant.tenantRef, merchant),
-    deps.keys.currentKid(),
-  ]);
+  const [enablement, encryptionKeyId] = await Promise.all([loadEnablement(deps.config, merchant.tenantRef, merchant), deps.keys.currentKid()]);
   return {
     merchantRef: merchant.merchantRef,
     tenantRef: merchant.tenantRef,

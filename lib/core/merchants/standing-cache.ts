@@ -1,4 +1,3 @@
-
 import { loadStanding, type MerchantStanding } from './enablement.js';
 import type { ConfigStore } from '../ports/config-store.js';
 

@@ -28,10 +28,22 @@ async function deliver(worker: OutboxWorkerDeps, clients: Readonly<Record<string
   const client = clients[confirmation.network];
   const result = client ? await confirmSafely(client, confirmation) : { ok: false, error: 'no-network-client', durationMs: 0 };
   const { attempt, next, outcome } = settleAttempt(worker, stored.failures, result, at);
-  const log = { confirmationId: confirmation.id, network: confirmation.network, outcome: confirmation.outcome, paymentRef: confirmation.paymentRef, ok: result.ok, status: result.status, error: result.error, attempt: stored.attempts.length + 1, next };
+  const log = {
+    confirmationId: confirmation.id,
+    network: confirmation.network,
+    outcome: confirmation.outcome,
+    paymentRef: confirmation.paymentRef,
+    ok: result.ok,
+    status: result.status,
+    error: result.error,
+    attempt: stored.attempts.length + 1,
+    next,
+  };
   if (outcome === 'failed') logger.error('network confirmation failed for good', log);
   else logger.info('network confirmation attempt', log);
-  await storeAttempt(worker, ref, claimedUntil, stored.attempts, attempt, next, () => logger.warn('network confirmation attempt outlived its claim', { confirmationId: confirmation.id }));
+  await storeAttempt(worker, ref, claimedUntil, stored.attempts, attempt, next, () =>
+    logger.warn('network confirmation attempt outlived its claim', { confirmationId: confirmation.id }),
+  );
   metrics.count(METRIC.networkConfirmations, { outcome: outcome === 'retry' ? 'retrying' : outcome });
   return outcome;
 }

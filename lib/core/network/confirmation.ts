@@ -44,10 +44,24 @@ export function authorizationConfirmations(order: Pick<Order, 'merchantRef'>, af
   const at = after.updatedAt;
   switch (after.state) {
     case 'FAILED':
-      return [entry(order, after, 'AUTHORISATION', { outcome: 'DECLINED', amount: after.amount, occurredAt: at, ...(after.failure ? { reason: after.failure.code } : {}) }, now)];
+      return [
+        entry(
+          order,
+          after,
+          'AUTHORISATION',
+          { outcome: 'DECLINED', amount: after.amount, occurredAt: at, ...(after.failure ? { reason: after.failure.code } : {}) },
+          now,
+        ),
+      ];
     case 'AUTHORISED':
     case 'CAPTURED': {
-      const approved = entry(order, after, 'AUTHORISATION', { outcome: 'AUTHORISED', amount: after.amount, occurredAt: after.authorization?.at ?? at, ...code(after) }, now);
+      const approved = entry(
+        order,
+        after,
+        'AUTHORISATION',
+        { outcome: 'AUTHORISED', amount: after.amount, occurredAt: after.authorization?.at ?? at, ...code(after) },
+        now,
+      );
       const sale = after.operations?.[after.paymentRef];
       if (after.state !== 'CAPTURED' || !sale) return [approved];
       return [approved, operationEntry(order, after, after.paymentRef, sale, now)];
@@ -68,7 +82,13 @@ const OPERATION_OUTCOME: Record<PaymentOperation['kind'], ConfirmationOutcome> =
 
 function operationEntry(order: Pick<Order, 'merchantRef'>, after: Payment, ref: string, operation: PaymentOperation, now: number): OutboxConfirmation {
   const amount = { currencyCode: after.amount.currencyCode, value: operation.amount };
-  return entry(order, after, `OPERATION:${ref}`, { outcome: OPERATION_OUTCOME[operation.kind], amount, occurredAt: operation.settledAt ?? after.updatedAt, ...code(after) }, now);
+  return entry(
+    order,
+    after,
+    `OPERATION:${ref}`,
+    { outcome: OPERATION_OUTCOME[operation.kind], amount, occurredAt: operation.settledAt ?? after.updatedAt, ...code(after) },
+    now,
+  );
 }
 
 const code = (payment: Payment) => (payment.authorization ? { authorizationCode: payment.authorization.code } : {});
@@ -85,5 +105,11 @@ function entry(order: Pick<Order, 'merchantRef'>, payment: Payment, slot: string
     paymentRef: payment.paymentRef,
     ...details,
   };
-  return { id: confirmation.id, kind: 'NETWORK_CONFIRMATION', createdAt: new Date(now).toISOString(), merchantRef: order.merchantRef, body: JSON.stringify(confirmation) };
+  return {
+    id: confirmation.id,
+    kind: 'NETWORK_CONFIRMATION',
+    createdAt: new Date(now).toISOString(),
+    merchantRef: order.merchantRef,
+    body: JSON.stringify(confirmation),
+  };
 }

@@ -2,7 +2,14 @@ import { randomUUID } from 'node:crypto';
 import type { Principal } from '../auth/principal.js';
 import type { Amount, Order } from '../domain/order.js';
 import { NOT_PERFORMED, OPERATION_STARTS_FROM, type OperationKind, type Payment, type PaymentOperation } from '../domain/payment.js';
-import { AmountExceedsAvailableError, AmountMismatchError, AuthorizationUnavailableError, IdempotencyKeyReusedError, NotFoundError, PaymentStateConflictError } from '../errors.js';
+import {
+  AmountExceedsAvailableError,
+  AmountMismatchError,
+  AuthorizationUnavailableError,
+  IdempotencyKeyReusedError,
+  NotFoundError,
+  PaymentStateConflictError,
+} from '../errors.js';
 
 import { orderInScope } from '../orders/order-scope.js';
 import { AcquirerNotReachedError, lookupWithTimeout, modifyWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
@@ -114,12 +121,24 @@ const wasSent = (operation: PaymentOperation) => operation.sentBy !== undefined 
  * → recorded. Unknown while the call may still land → 502 with Retry-After. Unknown after →
  * 'never-arrived': the caller sends it (again).
  */
-async function askAcquirer(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment | 'never-arrived'> {
+async function askAcquirer(
+  deps: LifecycleDeps,
+  order: Order,
+  acquirer: Authorizer,
+  seen: Payment,
+  ref: string,
+  facts: LifecycleFacts,
+): Promise<Payment | 'never-arrived'> {
   const operation = seen.operations![ref]!;
   const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
     throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
   });
-  facts.logger.info('acquirer asked about a pending operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, known: known !== undefined });
+  facts.logger.info('acquirer asked about a pending operation', {
+    paymentRef: seen.paymentRef,
+    operationRef: ref,
+    kind: operation.kind,
+    known: known !== undefined,
+  });
   if (known) return recordOutcome(deps, order, seen, ref, known);
   const until = operation.inFlightUntil ?? 0;
   if (until > deps.now()) {
@@ -152,8 +171,19 @@ async function claimSend(deps: LifecycleDeps, seen: Payment, ref: string, operat
 /** Calls the acquirer for a claimed operation and records its answer. */
 async function send(deps: LifecycleDeps, order: Order, acquirer: Authorizer, claimed: Payment, ref: string, facts: LifecycleFacts): Promise<Payment> {
   const operation = claimed.operations![ref]!;
-  facts.logger.info('payment operation requested', { paymentRef: claimed.paymentRef, operationRef: ref, kind: operation.kind, amount: operation.amount, attemptId: operation.attemptId });
-  const request = { idempotencyKey: ref, kind: operation.kind, paymentRef: claimed.paymentRef, amount: { currencyCode: claimed.amount.currencyCode, value: operation.amount } };
+  facts.logger.info('payment operation requested', {
+    paymentRef: claimed.paymentRef,
+    operationRef: ref,
+    kind: operation.kind,
+    amount: operation.amount,
+    attemptId: operation.attemptId,
+  });
+  const request = {
+    idempotencyKey: ref,
+    kind: operation.kind,
+    paymentRef: claimed.paymentRef,
+    amount: { currencyCode: claimed.amount.currencyCode, value: operation.amount },
+  };
   let outcome: AuthorizationOutcome;
   try {
     outcome = await modifyWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs);
@@ -170,7 +200,12 @@ async function send(deps: LifecycleDeps, order: Order, acquirer: Authorizer, cla
     throw error;
   }
   const settled = await recordOutcome(deps, order, claimed, ref, outcome);
-  facts.logger.info('payment operation settled', { paymentRef: claimed.paymentRef, operationRef: ref, state: settled.operations?.[ref]?.state, paymentState: settled.state });
+  facts.logger.info('payment operation settled', {
+    paymentRef: claimed.paymentRef,
+    operationRef: ref,
+    state: settled.operations?.[ref]?.state,
+    paymentState: settled.state,
+  });
   return settled;
 }
 
@@ -184,7 +219,8 @@ async function reserve(deps: LifecycleDeps, payment: Payment, input: Modificatio
   // An omitted amount means "all that is left", which a concurrent operation may shrink: try again.
   for (let attempt = 0; attempt < 3; attempt++) {
     assertStartsFrom(current, input.kind);
-    const value = input.kind === 'REVERSAL' ? current.amount.value : input.amount?.value ?? (input.kind === 'CAPTURE' ? current.capturable : current.refundable) ?? 0;
+    const value =
+      input.kind === 'REVERSAL' ? current.amount.value : (input.amount?.value ?? (input.kind === 'CAPTURE' ? current.capturable : current.refundable) ?? 0);
     if (value <= 0) throw new AmountExceedsAvailableError();
     try {
       return await deps.operations.reserve(current, input.ref, pendingOperation(deps, input.kind, value));

@@ -12,7 +12,9 @@ import { idempotencyScope } from '../auth/caller-scope.js';
  */
 export function operationRef(kind: OperationKind, paymentRef: string, principal: Principal, idempotencyKey: string | undefined): string {
   if (idempotencyKey === undefined) return randomUUID();
-  const digest = createHash('sha256').update(JSON.stringify([idempotencyScope(principal), idempotencyKey, kind, paymentRef])).digest('hex');
+  const digest = createHash('sha256')
+    .update(JSON.stringify([idempotencyScope(principal), idempotencyKey, kind, paymentRef]))
+    .digest('hex');
   // UUID layout (version 8: custom), so references look alike whichever way they were made.
   return `${digest.slice(0, 8)}-${digest.slice(8, 12)}-8${digest.slice(13, 16)}-${((parseInt(digest[16]!, 16) & 0x3) | 0x8).toString(16)}${digest.slice(17, 20)}-${digest.slice(20, 32)}`;
 }

@@ -11,7 +11,10 @@ const NOUN: Record<OperationKind, string> = { CAPTURE: 'capture', REVERSAL: 'rev
 
 /** Sent, no answer in time: it may have happened; the same request later asks the acquirer, never sends it again. */
 export function operationUnanswered(kind: OperationKind, options: DomainErrorOptions): AuthorizationUnavailableError {
-  return new AuthorizationUnavailableError(`The acquirer did not answer the ${NOUN[kind]} in time; retry the same request after the indicated time (it is never sent twice).`, options);
+  return new AuthorizationUnavailableError(
+    `The acquirer did not answer the ${NOUN[kind]} in time; retry the same request after the indicated time (it is never sent twice).`,
+    options,
+  );
 }
 
 /** Certainly not sent: nothing happened, the amount is free again. */

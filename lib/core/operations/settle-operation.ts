@@ -28,7 +28,12 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
     const now = deps.now();
     const settledAt = new Date(now).toISOString();
     const totals = totalsAfter(current, operation.kind, operation.amount);
-    const after: Payment = { ...current, ...totals, updatedAt: settledAt, operations: { ...current.operations, [ref]: { ...operation, state: 'SUCCEEDED', settledAt } } };
+    const after: Payment = {
+      ...current,
+      ...totals,
+      updatedAt: settledAt,
+      operations: { ...current.operations, [ref]: { ...operation, state: 'SUCCEEDED', settledAt } },
+    };
     const event = paymentEvent(operationEventType(operation.kind, after), order, deps.represent(after), now);
     try {
       const settled = await deps.operations.succeed(current, ref, totals, settledAt, [event, ...operationConfirmations(order, after, ref, now)], now);
@@ -63,13 +68,26 @@ export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: str
  * happened: FAILED NOT_PERFORMED, the reservation returned. That is the service's own choice:
  * the operation's request, if it comes back, reserves and performs it again (modify-payment.ts).
  */
-export async function settleAbandoned(deps: LifecycleDeps, order: Order, acquirer: Authorizer, seen: Payment, ref: string, facts: LifecycleFacts): Promise<Payment> {
+export async function settleAbandoned(
+  deps: LifecycleDeps,
+  order: Order,
+  acquirer: Authorizer,
+  seen: Payment,
+  ref: string,
+  facts: LifecycleFacts,
+): Promise<Payment> {
   const operation = seen.operations?.[ref];
   if (!operation || operation.state !== 'PENDING' || (operation.inFlightUntil ?? 0) > deps.now()) return seen;
   const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
     throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
   });
-  facts.logger.info('acquirer asked about an abandoned operation', { paymentRef: seen.paymentRef, operationRef: ref, kind: operation.kind, sent: operation.sentBy !== undefined, known: known !== undefined });
+  facts.logger.info('acquirer asked about an abandoned operation', {
+    paymentRef: seen.paymentRef,
+    operationRef: ref,
+    kind: operation.kind,
+    sent: operation.sentBy !== undefined,
+    known: known !== undefined,
+  });
   if (known) return recordOutcome(deps, order, seen, ref, known);
   return recordFailure(deps, seen, ref, { code: NOT_PERFORMED, reason: 'The acquirer never received the operation' });
 }

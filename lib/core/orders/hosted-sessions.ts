@@ -6,7 +6,6 @@ import { retryRefusal } from '../domain/payment-retry.js';
 import { isPaid, type Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 
-
 import { assertLinkNotCancelled, type LinkReader } from '../links/link-cancellation.js';
 import { orderInScope } from './order-scope.js';
 import type { ConfigStore } from '../ports/config-store.js';

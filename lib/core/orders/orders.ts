@@ -7,7 +7,6 @@ import type { Payment } from '../domain/payment.js';
 import type { PaymentRepresentation } from '../ports/representation.js';
 import { allowedRedirectUrl } from '../domain/redirect-url.js';
 
-
 import { loadStanding } from '../merchants/enablement.js';
 import { mintHostedSession, type SessionMintDeps } from './hosted-sessions.js';
 import { orderInScope } from './order-scope.js';

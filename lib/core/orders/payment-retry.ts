@@ -6,7 +6,6 @@ import { attemptOf, inAttemptOrder, nextPaymentRef, retryRefusal } from '../doma
 import type { Payment } from '../domain/payment.js';
 import { PaymentStateConflictError } from '../errors.js';
 
-
 import { assertLinkNotCancelled, type LinkReader } from '../links/link-cancellation.js';
 import { orderInScope } from './order-scope.js';
 import { orderView } from './orders.js';
@@ -50,7 +49,8 @@ export async function retryPayment(deps: PaymentRetryDeps, principal: Principal,
   try {
     await deps.orders.addPayment(payment);
   } catch (error) {
-    if (error instanceof StoreConflictError) throw new PaymentStateConflictError('Another request already started a new payment for this order.', { cause: error });
+    if (error instanceof StoreConflictError)
+      throw new PaymentStateConflictError('Another request already started a new payment for this order.', { cause: error });
     throw error;
   }
   return orderView(deps, order, [...payments, payment]);

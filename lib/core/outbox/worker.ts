@@ -84,7 +84,10 @@ export async function drainOutbox(deps: OutboxWorkerDeps, ref: DueRef): Promise<
  * of the invocation is left — a send takes up to the sender's timeout and its record must land
  * before the deadline, so the delivery stays due for the next invocation (stream or sweep).
  */
-export async function claimDue(deps: OutboxWorkerDeps, ref: DueRef): Promise<{ item: StoredDelivery; now: number; claimedUntil: number; at: string } | undefined> {
+export async function claimDue(
+  deps: OutboxWorkerDeps,
+  ref: DueRef,
+): Promise<{ item: StoredDelivery; now: number; claimedUntil: number; at: string } | undefined> {
   if (remainingMs() < DELIVERY_RESERVE_MS) return undefined;
   const now = deps.now();
   const claimedUntil = now + deps.settings.claimMs;
@@ -106,7 +109,12 @@ export interface AttemptResult {
  * next backoff delay, or FAILED after the last.
  */
 export function settleAttempt(deps: OutboxWorkerDeps, failures: number, result: AttemptResult, at: string) {
-  const attempt: DeliveryAttempt = { at, ...(result.status !== undefined ? { status: result.status } : {}), ...(result.error ? { error: result.error } : {}), durationMs: result.durationMs };
+  const attempt: DeliveryAttempt = {
+    at,
+    ...(result.status !== undefined ? { status: result.status } : {}),
+    ...(result.error ? { error: result.error } : {}),
+    durationMs: result.durationMs,
+  };
   const delay = deps.settings.retryDelaysMs[failures];
   const next: NextAttempt = result.ok ? { status: 'DELIVERED' } : delay === undefined ? { status: 'FAILED' } : { dueAt: deps.now() + delay };
   const outcome = result.ok ? 'delivered' : 'status' in next ? 'failed' : 'retry';

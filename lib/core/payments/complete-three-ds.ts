@@ -21,13 +21,7 @@ import { recordThreeDsResult } from './payment-metrics.js';
  * server's (its RReq), and a cres that contradicts it fails the payment. The kept JWE is then
  * decrypted again through KMS and the payment authorized with the authenticated ECI, or failed.
  */
-export async function completeThreeDs(
-  deps: PaymentDeps,
-  principal: Principal,
-  ids: PaymentIds,
-  cresValue: string,
-  facts: RequestFacts,
-): Promise<Payment> {
+export async function completeThreeDs(deps: PaymentDeps, principal: Principal, ids: PaymentIds, cresValue: string, facts: RequestFacts): Promise<Payment> {
   const ctx = await loadPaymentContext(deps, principal, ids, facts.readAhead);
   const cres = parseCres(cresValue);
   const transactionId = cres.threeDSServerTransID;
@@ -75,7 +69,9 @@ export async function completeThreeDs(
 }
 
 /** Records once the write that makes the result true has landed. */
-const counted = (record: () => void) => (payment: Payment): Payment => {
-  record();
-  return payment;
-};
+const counted =
+  (record: () => void) =>
+  (payment: Payment): Payment => {
+    record();
+    return payment;
+  };

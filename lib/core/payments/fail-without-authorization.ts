@@ -31,7 +31,10 @@ export async function failWithoutAuthorization(
     );
     if (known) {
       facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });
-      const patch = { ...outcomePatch(known, order, payment.paymentRef, deps.now()), ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}) };
+      const patch = {
+        ...outcomePatch(known, order, payment.paymentRef, deps.now()),
+        ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}),
+      };
       return writeFinal(deps, order, payment, lease.leaseId, patch, claim.credentialKey, lease.taken.leased);
     }
   }

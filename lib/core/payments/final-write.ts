@@ -44,7 +44,8 @@ export async function writeFinal(
   // One millisecond apart, so that their ids (time-ordered) keep the order: authorised, then captured.
   const paymentEvents = authorizationEventTypes(patch.state).map((type, index) => paymentEvent(type, order, deps.represent(after), now + index));
   // A payment link's order: the same write marks the link paid for its merchant (SPEC 4.14).
-  if (order.linkRef && AUTHORISED_STATES.has(patch.state)) paymentEvents.push(paymentLinkPaidEvent({ ...order, linkRef: order.linkRef }, deps.represent(after), now + paymentEvents.length));
+  if (order.linkRef && AUTHORISED_STATES.has(patch.state))
+    paymentEvents.push(paymentLinkPaidEvent({ ...order, linkRef: order.linkRef }, deps.represent(after), now + paymentEvents.length));
   // A Mastercard checkout's outcome is confirmed to the network through the same outbox (4.3).
   const events = [...paymentEvents, ...authorizationConfirmations(order, after, now)];
   for (;;) {

@@ -69,7 +69,11 @@ function abandonedAt(deps: PaymentDeps, current: Payment): number {
 }
 
 /** The payment as the failed condition saw it when the store could tell, else a strongly consistent read. */
-export async function currentOf(deps: { payments: Pick<PaymentDeps['payments'], 'get'> }, payment: Pick<Payment, 'orderRef' | 'paymentRef'>, error: StoreConflictError): Promise<Payment | undefined> {
+export async function currentOf(
+  deps: { payments: Pick<PaymentDeps['payments'], 'get'> },
+  payment: Pick<Payment, 'orderRef' | 'paymentRef'>,
+  error: StoreConflictError,
+): Promise<Payment | undefined> {
   if (error.current) return error.current as unknown as Payment;
   return deps.payments.get(payment.orderRef, payment.paymentRef);
 }
@@ -91,7 +95,6 @@ export function settledOrConflict(deps: PaymentDeps, current: Payment | undefine
     retryAfterMs: abandonedAt(deps, current) - now,
   });
 }
-
 
 /** SPEC 4.3 step 7: only a STARTED payment (or one whose lease may be taken over) can be paid. */
 export function assertPayable(payment: Payment): void {

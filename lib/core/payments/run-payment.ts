@@ -62,7 +62,15 @@ export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt
   return holdAndPay(deps, ctx, attempt, acquirer, lease.leaseId, lease.taken, facts);
 }
 
-async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, acquirer: Authorizer, leaseId: string, taken: LeaseTaken, facts: RequestFacts): Promise<Payment> {
+async function holdAndPay(
+  deps: PaymentDeps,
+  ctx: PaymentContext,
+  attempt: PaymentAttempt,
+  acquirer: Authorizer,
+  leaseId: string,
+  taken: LeaseTaken,
+  facts: RequestFacts,
+): Promise<Payment> {
   const { payment, order } = ctx;
   const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from, deps.now()), error, facts);
   const park = (until: number, error: unknown) => giveBack(deps, payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
@@ -87,7 +95,9 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
     facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, known: known !== undefined, parkedUntil: taken.parkedUntil });
     if (known) return settle(known);
     if (parkedUntil > deps.now()) {
-      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', { retryAfterMs: parkedUntil - deps.now() });
+      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', {
+        retryAfterMs: parkedUntil - deps.now(),
+      });
       return park(parkedUntil, wait);
     }
     await linkOpen();
@@ -97,7 +107,15 @@ async function holdAndPay(deps: PaymentDeps, ctx: PaymentContext, attempt: Payme
   if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
     const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
-    const waiting = await writeFinal(deps, ctx.order, payment, leaseId, { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) }, attempt.credentialKey, taken.leased);
+    const waiting = await writeFinal(
+      deps,
+      ctx.order,
+      payment,
+      leaseId,
+      { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) },
+      attempt.credentialKey,
+      taken.leased,
+    );
     recordThreeDsStepUp(environmentOf(ctx));
     return waiting;
   }
@@ -150,7 +168,15 @@ async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAt
   return challenge;
 }
 
-async function finishWith(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, leaseId: string, outcome: AuthorizationOutcome, facts: RequestFacts, leased: Payment | undefined): Promise<Payment> {
+async function finishWith(
+  deps: PaymentDeps,
+  ctx: PaymentContext,
+  attempt: PaymentAttempt,
+  leaseId: string,
+  outcome: AuthorizationOutcome,
+  facts: RequestFacts,
+  leased: Payment | undefined,
+): Promise<Payment> {
   const { payment, order } = ctx;
   const patch = { ...outcomePatch(outcome, order, payment.paymentRef, deps.now()), ...masked(attempt) };
   const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey, leased);

@@ -28,7 +28,13 @@ export function outcomePatch(outcome: AuthorizationOutcome, order: Pick<Order, '
  * is recorded with the masked card the lease was taken for; none frees the payment for the
  * next attempt. Either way nothing is authorized twice, and no payment stays stuck.
  */
-export async function settleAbandoned(deps: PaymentDeps, ctx: PaymentContext, acquirer: Authorizer, current: Payment, facts: RequestFacts): Promise<Payment | 'released'> {
+export async function settleAbandoned(
+  deps: PaymentDeps,
+  ctx: PaymentContext,
+  acquirer: Authorizer,
+  current: Payment,
+  facts: RequestFacts,
+): Promise<Payment | 'released'> {
   const known = await lookupWithTimeout(acquirer, current.paymentRef, deps.settings.authorizerTimeoutMs);
   if (!known) {
     await deps.payments.release(current, current.leaseId!, current.leaseFrom!, deps.now()).catch((error: unknown) => {

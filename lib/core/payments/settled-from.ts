@@ -7,7 +7,11 @@ import type { FinalPatch } from '../ports/payment-store.js';
  * applied, the lease's own fields removed. Only the holder changes a leased payment, so this is
  * the stored record without asking the store to send it back.
  */
-export function settledFrom(leased: Payment, patch: FinalPatch, written: { version: number; updatedAt: string; settledBy: string; credential: string | undefined }): Payment {
+export function settledFrom(
+  leased: Payment,
+  patch: FinalPatch,
+  written: { version: number; updatedAt: string; settledBy: string; credential: string | undefined },
+): Payment {
   const fields = Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined));
   const after: Record<string, unknown> = { ...leased, ...fields, version: written.version, updatedAt: written.updatedAt, settledBy: written.settledBy };
   if (written.credential) after.settledCredential = written.credential;

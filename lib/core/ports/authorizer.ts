@@ -31,9 +31,7 @@ export interface ModificationRequest {
   amount: Amount;
 }
 
-export type AuthorizationOutcome =
-  | { approved: true; code: string; resultCode: string }
-  | { approved: false; declineCode: string; reason: string };
+export type AuthorizationOutcome = { approved: true; code: string; resultCode: string } | { approved: false; declineCode: string; reason: string };
 
 /**
  * The port to the acquirer/processor. `signal` aborts when our timeout or the invocation's
@@ -88,7 +86,8 @@ function withTimeout<T>(call: (signal: AbortSignal) => Promise<T>, timeoutMs: nu
     // An adapter that ignores its signal must not hold the payment: the race ends at the abort.
     let onAbort: (() => void) | undefined;
     const aborted = new Promise<never>((_, reject) => {
-      onAbort = () => reject(new AuthorizationUnavailableError(undefined, { cause: new Error(`${what} gave no answer within ${timeoutMs} ms or the deadline`) }));
+      onAbort = () =>
+        reject(new AuthorizationUnavailableError(undefined, { cause: new Error(`${what} gave no answer within ${timeoutMs} ms or the deadline`) }));
       if (signal.aborted) onAbort();
       else signal.addEventListener('abort', onAbort, { once: true });
     });

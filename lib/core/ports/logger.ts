@@ -13,7 +13,8 @@ const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 
 export const parseLevel = (value: string | undefined): Level | undefined => (value !== undefined && value in order ? (value as Level) : undefined);
 
 // Cryptograms also travel as TAVV/CAVV/authenticationValue (3DS); one-time codes as otp.
-const SENSITIVE_KEY = /token|authorization|secret|password|cryptogram|tavv|cavv|authenticationvalue|^otp$|otpcode|otpvalue|pan$|primaryaccount|cvv|cvc|securitycode|privatekey|plaintext|ciphertext|encrypted|jwe|jws|dynamicdata|^d$|^p$|^q$|creq|cres/i;
+const SENSITIVE_KEY =
+  /token|authorization|secret|password|cryptogram|tavv|cavv|authenticationvalue|^otp$|otpcode|otpvalue|pan$|primaryaccount|cvv|cvc|securitycode|privatekey|plaintext|ciphertext|encrypted|jwe|jws|dynamicdata|^d$|^p$|^q$|creq|cres/i;
 const MAX_DEPTH = 6;
 
 export type LogFields = Record<string, unknown>;
@@ -70,10 +71,18 @@ export class Logger {
     this.threshold.level = level;
   }
 
-  debug(message: string, fields?: LogFields): void { this.write('debug', message, fields); }
-  info(message: string, fields?: LogFields): void { this.write('info', message, fields); }
-  warn(message: string, fields?: LogFields): void { this.write('warn', message, fields); }
-  error(message: string, fields?: LogFields): void { this.write('error', message, fields); }
+  debug(message: string, fields?: LogFields): void {
+    this.write('debug', message, fields);
+  }
+  info(message: string, fields?: LogFields): void {
+    this.write('info', message, fields);
+  }
+  warn(message: string, fields?: LogFields): void {
+    this.write('warn', message, fields);
+  }
+  error(message: string, fields?: LogFields): void {
+    this.write('error', message, fields);
+  }
 
   private write(level: Level, message: string, fields?: LogFields): void {
     if (order[level] < order[this.threshold.level]) return;

@@ -40,7 +40,20 @@ export interface LeaseTaken {
 }
 
 export type FinalPatch = Partial<
-  Pick<Payment, 'paymentMethod' | 'srcCheckout' | 'eci' | 'authorization' | 'threeDs' | 'failure' | 'capturedAmount' | 'refundedAmount' | 'capturable' | 'refundable' | 'operations'>
+  Pick<
+    Payment,
+    | 'paymentMethod'
+    | 'srcCheckout'
+    | 'eci'
+    | 'authorization'
+    | 'threeDs'
+    | 'failure'
+    | 'capturedAmount'
+    | 'refundedAmount'
+    | 'capturable'
+    | 'refundable'
+    | 'operations'
+  >
 > & {
   state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
 };
@@ -75,7 +88,15 @@ export interface PaymentStore {
    * it, so a retry of a write whose answer was lost recognises its own result. `settled` is
    * what the write leaves when the caller knows it (then nothing is sent back).
    */
-  finish(payment: PaymentKey, leaseId: string, patch: FinalPatch, credential: string | undefined, events: readonly OutboxEntry[], now: number, settled?: Payment): Promise<Payment>;
+  finish(
+    payment: PaymentKey,
+    leaseId: string,
+    patch: FinalPatch,
+    credential: string | undefined,
+    events: readonly OutboxEntry[],
+    now: number,
+    settled?: Payment,
+  ): Promise<Payment>;
   /** Gives the lease back: only for failures that cannot have reached the acquirer. */
   release(payment: PaymentKey, leaseId: string, to: LeaseOrigin, now: number): Promise<void>;
   /** Parks the lease after the acquirer may have been reached: expires now, no new authorization before `parkedUntil`. */

@@ -11,5 +11,8 @@ export interface SessionStore {
    * The session and, in the same strongly consistent read, the order and the one payment a
    * payment route names (a session-token payment makes one read where it would make two).
    */
-  findWithPayment(tokenHash: string, ids: { orderRef: string; paymentRef: string }): Promise<{ session: HostedSession | undefined; order: OrderSnapshot | undefined }>;
+  findWithPayment(
+    tokenHash: string,
+    ids: { orderRef: string; paymentRef: string },
+  ): Promise<{ session: HostedSession | undefined; order: OrderSnapshot | undefined }>;
 }

@@ -50,7 +50,15 @@ export async function putWebhookConfig(deps: WebhookConfigDeps, principal: Princ
         return { url, enabled };
       }
       fresh ??= await newSecret(deps, merchantRef);
-      const created: WebhookConfig = { merchantRef, url, enabled, secrets: [{ sealed: fresh.sealed, createdAt: now }], createdAt: now, updatedAt: now, version: 1 };
+      const created: WebhookConfig = {
+        merchantRef,
+        url,
+        enabled,
+        secrets: [{ sealed: fresh.sealed, createdAt: now }],
+        createdAt: now,
+        updatedAt: now,
+        version: 1,
+      };
       await deps.webhooks.put(created, 0);
       return { url, enabled, signingSecret: fresh.secret };
     } catch (error) {

@@ -31,7 +31,12 @@ export function webhookDeliverer(deps: { endpoints: WebhookEndpoints; sender: We
   };
 }
 
-async function deliver(worker: OutboxWorkerDeps, deps: { endpoints: WebhookEndpoints; sender: WebhookSender }, ref: DueRef, logger: Logger): Promise<DueOutcome> {
+async function deliver(
+  worker: OutboxWorkerDeps,
+  deps: { endpoints: WebhookEndpoints; sender: WebhookSender },
+  ref: DueRef,
+  logger: Logger,
+): Promise<DueOutcome> {
   const claimed = await claimDue(worker, ref);
   if (!claimed) return 'skipped';
   const { item: event, now, claimedUntil, at } = claimed;
@@ -63,9 +68,26 @@ async function notConfigured(worker: OutboxWorkerDeps, ref: DueRef, claimedUntil
 }
 
 /** Records an attempt's result: delivered, due again after the next delay, or FAILED after the last. */
-async function record(worker: OutboxWorkerDeps, ref: DueRef, event: StoredDelivery, claimedUntil: number, result: AttemptResult, at: string, logger: Logger): Promise<DueOutcome> {
+async function record(
+  worker: OutboxWorkerDeps,
+  ref: DueRef,
+  event: StoredDelivery,
+  claimedUntil: number,
+  result: AttemptResult,
+  at: string,
+  logger: Logger,
+): Promise<DueOutcome> {
   const { attempt, next, outcome } = settleAttempt(worker, event.failures, result, at);
-  logger.info('webhook attempt', { eventId: event.id, type: event.type, merchantRef: event.merchantRef, ok: result.ok, status: result.status, error: result.error, attempt: event.attempts.length + 1, next });
+  logger.info('webhook attempt', {
+    eventId: event.id,
+    type: event.type,
+    merchantRef: event.merchantRef,
+    ok: result.ok,
+    status: result.status,
+    error: result.error,
+    attempt: event.attempts.length + 1,
+    next,
+  });
   await storeAttempt(worker, ref, claimedUntil, event.attempts, attempt, next, () => logger.warn('webhook attempt outlived its claim', { eventId: event.id }));
   metrics.count(METRIC.webhookDeliveries, { outcome: outcome === 'retry' ? 'retrying' : outcome });
   return outcome;

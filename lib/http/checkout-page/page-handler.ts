@@ -37,7 +37,9 @@ export function createCheckoutPageHandler(deps: CheckoutPageDeps) {
       .handler((event, context) => respond(event, context, deps, csp));
   const page = handler('GET /checkout');
   const assets = handler('GET /checkout/assets/{file}');
-  return withInvocationDeadline((event: ApiEvent, context: Context) => (event.pathParameters?.file === undefined ? page : assets)(event, context as ApiContext)); // middy adds `api`
+  return withInvocationDeadline((event: ApiEvent, context: Context) =>
+    (event.pathParameters?.file === undefined ? page : assets)(event, context as ApiContext),
+  ); // middy adds `api`
 }
 
 async function respond(event: ApiEvent, context: ApiContext, deps: CheckoutPageDeps, csp: string): Promise<ApiResponse> {

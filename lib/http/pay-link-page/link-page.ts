@@ -8,7 +8,11 @@ const TEXT: Record<LinkPageKind, { status: number; title: string; body: string }
   CANCELLED: { status: 410, title: 'This payment link is no longer available', body: 'The merchant has cancelled it. Contact them if you still want to pay.' },
   PAID: { status: 410, title: 'This payment link has already been paid', body: 'There is nothing more to pay. The merchant has your payment.' },
   UNAVAILABLE: { status: 410, title: 'This payment link can no longer be used', body: 'Contact the merchant for a new link.' },
-  DISABLED: { status: 403, title: 'This payment link cannot be paid right now', body: 'The merchant does not accept payments by link at the moment. Contact them to pay another way.' },
+  DISABLED: {
+    status: 403,
+    title: 'This payment link cannot be paid right now',
+    body: 'The merchant does not accept payments by link at the moment. Contact them to pay another way.',
+  },
   NOT_FOUND: { status: 404, title: 'Payment link not found', body: 'Check that you opened the complete link the merchant sent you.' },
   DOWN: { status: 503, title: 'Payments are temporarily unavailable', body: 'Please open the link again in a moment.' },
 };

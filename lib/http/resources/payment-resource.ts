@@ -33,7 +33,9 @@ function lifecycleView(payment: Payment) {
   const money = (value: number) => ({ currencyCode: payment.amount.currencyCode, value });
   const entries = Object.entries(payment.operations ?? {}).sort(([, a], [, b]) => a.at.localeCompare(b.at));
   const of = (kind: OperationKind) =>
-    entries.filter(([, op]) => op.kind === kind).map(([ref, op]) => ({ ref, amount: money(op.amount), state: op.state, at: op.at, ...(op.failure ? { failure: op.failure } : {}) }));
+    entries
+      .filter(([, op]) => op.kind === kind)
+      .map(([ref, op]) => ({ ref, amount: money(op.amount), state: op.state, at: op.at, ...(op.failure ? { failure: op.failure } : {}) }));
   const reversal = entries.find(([, op]) => op.kind === 'REVERSAL');
   return {
     captures: of('CAPTURE').map(({ ref, ...rest }) => ({ captureRef: ref, ...rest })),

@@ -24,7 +24,12 @@ import type { FakeCheckout } from './fake-network-state.js';
  * ECI 05 (Visa) and 02 (Mastercard) mean "fully authenticated" (SPEC §4.3 step 8).
  * Which header fields Visa sets besides alg and kid is not public: none are added.
  */
-export async function completedCheckout(input: { network: FakeNetworkName; checkout: FakeCheckout; signingKey: JWK; recipientKey: JWK }): Promise<Record<string, unknown>> {
+export async function completedCheckout(input: {
+  network: FakeNetworkName;
+  checkout: FakeCheckout;
+  signingKey: JWK;
+  recipientKey: JWK;
+}): Promise<Record<string, unknown>> {
   const { network, checkout, signingKey, recipientKey } = input;
   const { card } = checkout;
   const visa = network === 'visa';
@@ -32,7 +37,10 @@ export async function completedCheckout(input: { network: FakeNetworkName; check
   const decrypted = {
     token: { paymentToken: card.token, tokenExpirationMonth: card.panExpirationMonth, tokenExpirationYear: card.panExpirationYear },
     dynamicData: [
-      { dynamicDataValue: randomBytes(20).toString('base64'), dynamicDataType: visa ? 'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM' : 'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM' },
+      {
+        dynamicDataValue: randomBytes(20).toString('base64'),
+        dynamicDataType: visa ? 'CARD_APPLICATION_CRYPTOGRAM_LONG_FORM' : 'CARD_APPLICATION_CRYPTOGRAM_SHORT_FORM',
+      },
     ],
     paymentAccountReference: card.paymentAccountReference,
   };
@@ -64,9 +72,7 @@ export async function completedCheckout(input: { network: FakeNetworkName; check
   const header = visa
     ? { alg: 'RS256', kid: String(signingKey.kid), iat }
     : { alg: 'RS256', kid: String(signingKey.kid), iss: 'https://mastercard.com', iat, jti: srcCorrelationId };
-  const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload)))
-    .setProtectedHeader(header)
-    .sign(await importJWK(signingKey, 'RS256'));
+  const jws = await new CompactSign(new TextEncoder().encode(JSON.stringify(payload))).setProtectedHeader(header).sign(await importJWK(signingKey, 'RS256'));
 
   return visa
     ? { actionCode: 'SUCCESS', checkoutResponse: jws }

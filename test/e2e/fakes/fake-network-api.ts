@@ -61,13 +61,14 @@ async function visa(state: FakeNetworkState, op: string, body: Body): Promise<un
       }
       const value = String(identity.identityValue ?? '');
       // The reference does not show the mobile number's format in identityValue: digits are compared.
-      const known = identity.identityType === 'MOBILE_PHONE_NUMBER'
-        ? state.lookup(session, { countryCode: '', phoneNumber: value })
-        : identity.identityType === 'EMAIL_ADDRESS'
-          ? state.lookup(session, { email: value })
-          : (() => {
-              throw new FakeNetworkError('INVALID_PARAMETER');
-            })();
+      const known =
+        identity.identityType === 'MOBILE_PHONE_NUMBER'
+          ? state.lookup(session, { countryCode: '', phoneNumber: value })
+          : identity.identityType === 'EMAIL_ADDRESS'
+            ? state.lookup(session, { email: value })
+            : (() => {
+                throw new FakeNetworkError('INVALID_PARAMETER');
+              })();
       // hyperswitch maps ADD_CARD to "no cards present": what the fake answers for an unknown consumer.
       if (!known) return { actionCode: 'ADD_CARD' };
       return { actionCode: 'PENDING_CONSUMER_IDV', maskedValidationChannel: state.sendCode(session) };
@@ -91,11 +92,18 @@ async function mastercard(state: FakeNetworkState, op: string, body: Body): Prom
     case 'idLookup': {
       const mobile = (body.mobileNumber ?? {}) as Body;
       if (typeof body.email !== 'string' && typeof mobile.phoneNumber !== 'string') throw new FakeNetworkError('ID_FORMAT_UNSUPPORTED');
-      const present = state.lookup(session, { ...(typeof body.email === 'string' ? { email: body.email } : {}), countryCode: String(mobile.countryCode ?? ''), phoneNumber: String(mobile.phoneNumber ?? '') });
+      const present = state.lookup(session, {
+        ...(typeof body.email === 'string' ? { email: body.email } : {}),
+        countryCode: String(mobile.countryCode ?? ''),
+        phoneNumber: String(mobile.phoneNumber ?? ''),
+      });
       return { consumerPresent: present };
     }
     case 'initiateValidation':
-      return { maskedValidationChannel: state.sendCode(session), supportedValidationChannels: [{ validationChannelId: 'EMAIL', maskedValidationChannel: 'c***@example.com' }] };
+      return {
+        maskedValidationChannel: state.sendCode(session),
+        supportedValidationChannels: [{ validationChannelId: 'EMAIL', maskedValidationChannel: 'c***@example.com' }],
+      };
     case 'validate':
       return state.validate(session, body.value).map(maskedCard);
     case 'getCards':

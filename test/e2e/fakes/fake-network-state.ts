@@ -42,7 +42,10 @@ export interface FakeCheckout {
 
 /** A failure the SDK reports with a reason code (the code names come from each network's reference). */
 export class FakeNetworkError extends Error {
-  constructor(readonly reason: string, readonly status = 400) {
+  constructor(
+    readonly reason: string,
+    readonly status = 400,
+  ) {
     super(reason);
   }
 }

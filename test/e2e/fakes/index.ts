@@ -3,7 +3,6 @@ import { startFakeNetwork, VISA_ASSIGNED_KID, type FakeNetwork } from './fake-ne
 
 export type { FakeNetwork };
 
-
 /**
  * Both fake networks, each on its own loopback origin, and the settings that point the local
  * stack at them: the page loads their SDKs (CLICK_TO_PAY_SDK_URLS, plus the Visa card key the

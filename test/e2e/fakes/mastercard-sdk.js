@@ -28,17 +28,29 @@
 (() => {
   const origin = new URL(document.currentScript.src).origin;
 
-  const b64url = (bytes) => btoa(String.fromCharCode(...new Uint8Array(bytes))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const b64url = (bytes) =>
+    btoa(String.fromCharCode(...new Uint8Array(bytes)))
+      .replace(/\+/g, '-')
+      .replace(/\//g, '_')
+      .replace(/=+$/, '');
 
   async function jwe(plaintext, jwk) {
     const subtle = crypto.subtle;
     const header = b64url(new TextEncoder().encode(JSON.stringify({ alg: 'RSA-OAEP-256', enc: 'A256GCM', kid: jwk.kid })));
-    const key = await subtle.importKey('jwk', { kty: 'RSA', n: jwk.n, e: jwk.e, alg: 'RSA-OAEP-256', ext: true }, { name: 'RSA-OAEP', hash: 'SHA-256' }, false, ['encrypt']);
+    const key = await subtle.importKey(
+      'jwk',
+      { kty: 'RSA', n: jwk.n, e: jwk.e, alg: 'RSA-OAEP-256', ext: true },
+      { name: 'RSA-OAEP', hash: 'SHA-256' },
+      false,
+      ['encrypt'],
+    );
     const cek = crypto.getRandomValues(new Uint8Array(32));
     const iv = crypto.getRandomValues(new Uint8Array(12));
     const wrapped = await subtle.encrypt({ name: 'RSA-OAEP' }, key, cek);
     const aes = await subtle.importKey('raw', cek, { name: 'AES-GCM' }, false, ['encrypt']);
-    const sealed = new Uint8Array(await subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(header) }, aes, new TextEncoder().encode(plaintext)));
+    const sealed = new Uint8Array(
+      await subtle.encrypt({ name: 'AES-GCM', iv, additionalData: new TextEncoder().encode(header) }, aes, new TextEncoder().encode(plaintext)),
+    );
     return [header, b64url(wrapped), b64url(iv), b64url(sealed.slice(0, -16)), b64url(sealed.slice(-16))].join('.');
   }
 

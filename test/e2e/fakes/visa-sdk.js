@@ -43,7 +43,15 @@
     return new Promise((resolve) => {
       const overlay = document.createElement('div');
       // CSSOM, not a style attribute: the page's CSP (style-src 'self') refuses inline styles.
-      Object.assign(overlay.style, { position: 'fixed', inset: '0', background: 'rgba(0,0,0,.4)', display: 'flex', alignItems: 'center', justifyContent: 'center', zIndex: '2147483647' });
+      Object.assign(overlay.style, {
+        position: 'fixed',
+        inset: '0',
+        background: 'rgba(0,0,0,.4)',
+        display: 'flex',
+        alignItems: 'center',
+        justifyContent: 'center',
+        zIndex: '2147483647',
+      });
       const frame = document.createElement('iframe');
       frame.title = 'Visa Click to Pay';
       Object.assign(frame.style, { width: '420px', height: '320px', border: '0', background: '#fff' });

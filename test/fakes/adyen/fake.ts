@@ -91,7 +91,8 @@ export async function startAdyenFake(options: AdyenFakeOptions = {}): Promise<Ad
     if (stored) return error(422, '704', 'validation', 'request already processed or in progress');
     keys.set(key, {});
     if (state.processingDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, state.processingDelayMs));
-    const answer = route.kind === 'payments' ? authorise(request.body as PaymentBody, key) : modify(route.kind, route.pspReference, request.body as ModificationBody, key);
+    const answer =
+      route.kind === 'payments' ? authorise(request.body as PaymentBody, key) : modify(route.kind, route.pspReference, request.body as ModificationBody, key);
     keys.set(key, { answer });
     return withKey(answer, key);
   }
@@ -106,8 +107,23 @@ export async function startAdyenFake(options: AdyenFakeOptions = {}): Promise<Ad
     const decision = authorisationFor(body.amount.value);
     const psp = pspReference();
     const authorised = decision.resultCode === 'Authorised' || decision.notified === true;
-    payments.set(psp, { pspReference: psp, reference: body.reference, amount: body.amount, authorised, captured: body.captureDelayHours === 0 && authorised ? body.amount.value : 0, refunded: 0, cancelled: false });
-    ledger.push({ operation: 'AUTHORISE', idempotencyKey: key, reference: body.reference, pspReference: psp, amount: body.amount, result: decision.resultCode });
+    payments.set(psp, {
+      pspReference: psp,
+      reference: body.reference,
+      amount: body.amount,
+      authorised,
+      captured: body.captureDelayHours === 0 && authorised ? body.amount.value : 0,
+      refunded: 0,
+      cancelled: false,
+    });
+    ledger.push({
+      operation: 'AUTHORISE',
+      idempotencyKey: key,
+      reference: body.reference,
+      pspReference: psp,
+      amount: body.amount,
+      result: decision.resultCode,
+    });
     notifier.notify({ eventCode: 'AUTHORISATION', pspReference: psp, merchantReference: body.reference, amount: body.amount, success: authorised });
     const refused = decision.resultCode !== 'Authorised' && decision.resultCode !== 'Received';
     return {
@@ -118,7 +134,13 @@ export async function startAdyenFake(options: AdyenFakeOptions = {}): Promise<Ad
         merchantReference: body.reference,
         amount: body.amount,
         ...(decision.resultCode === 'Authorised' ? { additionalData: { authCode: psp.slice(-6) } } : {}),
-        ...(refused ? { refusalReason: 'Refused by the fake', refusalReasonCode: decision.refusalReasonCode, ...(decision.refusalReasonRaw ? { additionalData: { refusalReasonRaw: decision.refusalReasonRaw } } : {}) } : {}),
+        ...(refused
+          ? {
+              refusalReason: 'Refused by the fake',
+              refusalReasonCode: decision.refusalReasonCode,
+              ...(decision.refusalReasonRaw ? { additionalData: { refusalReasonRaw: decision.refusalReasonRaw } } : {}),
+            }
+          : {}),
       },
     };
   }
@@ -133,11 +155,33 @@ export async function startAdyenFake(options: AdyenFakeOptions = {}): Promise<Ad
     const value = body.amount?.value ?? payment.amount.value;
     const succeeded = settle(kind, payment, value);
     const eventCode = kind === 'captures' ? 'CAPTURE' : kind === 'cancels' ? 'CANCELLATION' : 'REFUND';
-    ledger.push({ operation: kind === 'captures' ? 'CAPTURE' : kind === 'cancels' ? 'CANCEL' : 'REFUND', idempotencyKey: key, reference: body.reference ?? '', pspReference: psp, paymentPspReference: paymentPsp, ...(body.amount ? { amount: body.amount } : {}), result: String(succeeded) });
-    notifier.notify({ eventCode, pspReference: psp, originalReference: paymentPsp, merchantReference: body.reference ?? payment.reference, amount: body.amount ?? payment.amount, success: succeeded });
+    ledger.push({
+      operation: kind === 'captures' ? 'CAPTURE' : kind === 'cancels' ? 'CANCEL' : 'REFUND',
+      idempotencyKey: key,
+      reference: body.reference ?? '',
+      pspReference: psp,
+      paymentPspReference: paymentPsp,
+      ...(body.amount ? { amount: body.amount } : {}),
+      result: String(succeeded),
+    });
+    notifier.notify({
+      eventCode,
+      pspReference: psp,
+      originalReference: paymentPsp,
+      merchantReference: body.reference ?? payment.reference,
+      amount: body.amount ?? payment.amount,
+      success: succeeded,
+    });
     return {
       status: 201,
-      body: { merchantAccount, paymentPspReference: paymentPsp, pspReference: psp, ...(body.reference ? { reference: body.reference } : {}), status: 'received', ...(body.amount ? { amount: body.amount } : {}) },
+      body: {
+        merchantAccount,
+        paymentPspReference: paymentPsp,
+        pspReference: psp,
+        ...(body.reference ? { reference: body.reference } : {}),
+        status: 'received',
+        ...(body.amount ? { amount: body.amount } : {}),
+      },
     };
   }
 
@@ -174,7 +218,14 @@ interface PaymentBody {
   amount: { currency: string; value: number };
   captureDelayHours?: number;
   paymentMethod: { type?: string; number?: string; expiryMonth?: string; expiryYear?: string };
-  mpiData?: { tokenAuthenticationVerificationValue?: string; eci?: string; cavv?: string; dsTransID?: string; threeDSVersion?: string; directoryResponse?: string };
+  mpiData?: {
+    tokenAuthenticationVerificationValue?: string;
+    eci?: string;
+    cavv?: string;
+    dsTransID?: string;
+    threeDSVersion?: string;
+    directoryResponse?: string;
+  };
 }
 
 interface ModificationBody {
@@ -189,10 +240,12 @@ interface ModificationBody {
  */
 function paymentSemantics(body: PaymentBody): string | undefined {
   const method = body.paymentMethod;
-  if (method.type !== 'networkToken' || !method.number || !method.expiryMonth || !method.expiryYear) return 'paymentMethod: a networkToken with number and expiry is required';
+  if (method.type !== 'networkToken' || !method.number || !method.expiryMonth || !method.expiryYear)
+    return 'paymentMethod: a networkToken with number and expiry is required';
   if (!body.mpiData?.tokenAuthenticationVerificationValue) return 'mpiData.tokenAuthenticationVerificationValue is required for a network token';
   if (!body.mpiData.eci || !/^\d{2}$/.test(body.mpiData.eci)) return 'mpiData.eci: two digits';
-  if (body.mpiData.cavv && (!body.mpiData.dsTransID || !body.mpiData.threeDSVersion || !body.mpiData.directoryResponse)) return 'mpiData: external 3DS needs cavv, dsTransID, threeDSVersion and directoryResponse';
+  if (body.mpiData.cavv && (!body.mpiData.dsTransID || !body.mpiData.threeDSVersion || !body.mpiData.directoryResponse))
+    return 'mpiData: external 3DS needs cavv, dsTransID, threeDSVersion and directoryResponse';
   return undefined;
 }
 
@@ -214,7 +267,9 @@ function settle(kind: 'captures' | 'cancels' | 'refunds', payment: FakePayment, 
   return true;
 }
 
-function routeOf(path: string): { kind: 'payments'; schema: string } | { kind: 'captures' | 'cancels' | 'refunds'; schema: string; pspReference: string } | undefined {
+function routeOf(
+  path: string,
+): { kind: 'payments'; schema: string } | { kind: 'captures' | 'cancels' | 'refunds'; schema: string; pspReference: string } | undefined {
   if (path === '/payments') return { kind: 'payments', schema: 'PaymentRequest' };
   const match = /^\/payments\/([^/]+)\/(captures|cancels|refunds)$/.exec(path);
   if (!match) return undefined;

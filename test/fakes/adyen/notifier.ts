@@ -72,7 +72,12 @@ export class AdyenNotifier {
       eventCode: item.eventCode,
       success: String(item.success),
     };
-    const requestItem = { ...signed, eventDate: new Date().toISOString(), paymentMethod: 'visa', additionalData: { hmacSignature: signItem(signed, hmacKeyBytes(key)) } };
+    const requestItem = {
+      ...signed,
+      eventDate: new Date().toISOString(),
+      paymentMethod: 'visa',
+      additionalData: { hmacSignature: signItem(signed, hmacKeyBytes(key)) },
+    };
     const body = { live: String(this.options.live ?? false), notificationItems: [{ NotificationRequestItem: requestItem }] };
     const problems = violations(adyenWebhooksV1, 'CaptureNotificationRequest', body);
     if (problems.length > 0) throw new Error(`fake notification violates Webhooks-v1: ${problems.join('; ')}`);
@@ -87,7 +92,12 @@ export class AdyenNotifier {
   private async deliver(item: NotificationItemFields): Promise<void> {
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        const response = await fetch(this.options.url!, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(this.body(item)), signal: AbortSignal.timeout(5000) });
+        const response = await fetch(this.options.url!, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(this.body(item)),
+          signal: AbortSignal.timeout(5000),
+        });
         const answer = await response.text();
         this.deliveries.push({ item, status: response.status, answer });
         if (response.ok && answer.includes('[accepted]')) return;

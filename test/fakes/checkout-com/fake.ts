@@ -112,22 +112,56 @@ export async function startCheckoutComFake(options: { secretKey?: string; proces
     const declineCode = DECLINES[end];
     const approved = !pending && !declineCode;
     const responseCode = declineCode ?? '10000';
-    const authorization: Action = { id: `act_${id26()}`, type: 'Authorization', processed_on: now, amount: body.amount, approved, response_code: responseCode, reference: body.reference };
+    const authorization: Action = {
+      id: `act_${id26()}`,
+      type: 'Authorization',
+      processed_on: now,
+      amount: body.amount,
+      approved,
+      response_code: responseCode,
+      reference: body.reference,
+    };
     const payment: Payment = {
-      id, reference: body.reference, amount: body.amount, currency: body.currency, requested_on: now,
+      id,
+      reference: body.reference,
+      amount: body.amount,
+      currency: body.currency,
+      requested_on: now,
       status: pending ? 'Pending' : approved ? (body.capture ? 'Captured' : 'Authorized') : 'Declined',
-      approved, captured: approved && body.capture ? body.amount : 0, refunded: 0, voided: false, actions: pending ? [] : [authorization],
+      approved,
+      captured: approved && body.capture ? body.amount : 0,
+      refunded: 0,
+      voided: false,
+      actions: pending ? [] : [authorization],
     };
     payments.set(id, payment);
-    ledger.push({ operation: 'PAYMENT', idempotencyKey: key, reference: body.reference, id, amount: body.amount, approved: pending ? 'pending' : approved, responseCode });
+    ledger.push({
+      operation: 'PAYMENT',
+      idempotencyKey: key,
+      reference: body.reference,
+      id,
+      amount: body.amount,
+      approved: pending ? 'pending' : approved,
+      responseCode,
+    });
     const links = { self: { href: `/payments/${id}` }, actions: { href: `/payments/${id}/actions` } };
     if (pending) return { status: 202, body: { id, status: 'Pending', reference: body.reference, _links: { self: links.self } } };
     return {
       status: 201,
       body: {
-        id, action_id: authorization.id, amount: body.amount, currency: body.currency, approved, status: approved ? 'Authorized' : 'Declined',
-        ...(approved ? { auth_code: id.slice(-6) } : {}), response_code: responseCode, response_summary: approved ? 'Approved' : 'Declined', processed_on: now,
-        reference: body.reference, eci: body['3ds']?.eci ?? body.source.eci, _links: links,
+        id,
+        action_id: authorization.id,
+        amount: body.amount,
+        currency: body.currency,
+        approved,
+        status: approved ? 'Authorized' : 'Declined',
+        ...(approved ? { auth_code: id.slice(-6) } : {}),
+        response_code: responseCode,
+        response_summary: approved ? 'Approved' : 'Declined',
+        processed_on: now,
+        reference: body.reference,
+        eci: body['3ds']?.eci ?? body.source.eci,
+        _links: links,
       },
     };
   }
@@ -143,10 +177,29 @@ export async function startCheckoutComFake(options: { secretKey?: string; proces
     if (kind === 'voids') payment.voided = true;
     payment.status = statusOf(payment);
     const type = kind === 'captures' ? 'Capture' : kind === 'voids' ? 'Void' : 'Refund';
-    const action: Action = { id: `act_${id26()}`, type, processed_on: new Date().toISOString(), amount, approved: true, response_code: '10000', ...(body.reference ? { reference: body.reference } : {}) };
+    const action: Action = {
+      id: `act_${id26()}`,
+      type,
+      processed_on: new Date().toISOString(),
+      amount,
+      approved: true,
+      response_code: '10000',
+      ...(body.reference ? { reference: body.reference } : {}),
+    };
     payment.actions.unshift(action);
-    ledger.push({ operation: kind === 'captures' ? 'CAPTURE' : kind === 'voids' ? 'VOID' : 'REFUND', idempotencyKey: key, reference: body.reference ?? '', id: action.id, amount, approved: true, responseCode: '10000' });
-    return { status: 202, body: { action_id: action.id, ...(body.reference ? { reference: body.reference } : {}), _links: { payment: { href: `/payments/${paymentId}` } } } };
+    ledger.push({
+      operation: kind === 'captures' ? 'CAPTURE' : kind === 'voids' ? 'VOID' : 'REFUND',
+      idempotencyKey: key,
+      reference: body.reference ?? '',
+      id: action.id,
+      amount,
+      approved: true,
+      responseCode: '10000',
+    });
+    return {
+      status: 202,
+      body: { action_id: action.id, ...(body.reference ? { reference: body.reference } : {}), _links: { payment: { href: `/payments/${paymentId}` } } },
+    };
   }
 
   function read(request: FakeRequest): FakeAnswer {
@@ -183,7 +236,15 @@ export async function startCheckoutComFake(options: { secretKey?: string; proces
       if (!payment || payment.status !== 'Pending') throw new Error('no pending payment with that id');
       payment.approved = approved;
       payment.status = approved ? 'Authorized' : 'Declined';
-      payment.actions.push({ id: `act_${id26()}`, type: 'Authorization', processed_on: new Date().toISOString(), amount: payment.amount, approved, response_code: approved ? '10000' : '20005', reference: payment.reference });
+      payment.actions.push({
+        id: `act_${id26()}`,
+        type: 'Authorization',
+        processed_on: new Date().toISOString(),
+        amount: payment.amount,
+        approved,
+        response_code: approved ? '10000' : '20005',
+        reference: payment.reference,
+      });
     },
   };
 }
@@ -213,7 +274,8 @@ function semantics(kind: string, body: unknown, processingChannelId: string): st
   if (payment.amount === undefined) problems.push('amount: required (0 would be a card verification)');
   if (!payment.reference) problems.push('reference: required by this service for lookup');
   const threeDs = payment['3ds'];
-  if (threeDs && (!threeDs.enabled || !threeDs.eci || !threeDs.cryptogram || !threeDs.version)) problems.push('3ds: a third-party authentication needs enabled, eci, cryptogram and version');
+  if (threeDs && (!threeDs.enabled || !threeDs.eci || !threeDs.cryptogram || !threeDs.version))
+    problems.push('3ds: a third-party authentication needs enabled, eci, cryptogram and version');
   return problems;
 }
 
@@ -233,8 +295,14 @@ function statusOf(payment: Payment): string {
 
 function details(payment: Payment) {
   return {
-    id: payment.id, requested_on: payment.requested_on, amount: payment.amount, currency: payment.currency, reference: payment.reference,
-    approved: payment.approved, status: payment.status, _links: { self: { href: `/payments/${payment.id}` }, actions: { href: `/payments/${payment.id}/actions` } },
+    id: payment.id,
+    requested_on: payment.requested_on,
+    amount: payment.amount,
+    currency: payment.currency,
+    reference: payment.reference,
+    approved: payment.approved,
+    status: payment.status,
+    _links: { self: { href: `/payments/${payment.id}` }, actions: { href: `/payments/${payment.id}/actions` } },
   };
 }
 

@@ -17,7 +17,11 @@ export function autoPost(title: string, action: string, fields: Record<string, s
   const inputs = Object.entries(fields)
     .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
     .join('');
-  return page(title, `<p>${escapeHtml(note)}</p><form id="post" method="post" action="${escapeHtml(action)}" enctype="application/x-www-form-urlencoded">${inputs}</form>`, `document.getElementById('post').submit();`);
+  return page(
+    title,
+    `<p>${escapeHtml(note)}</p><form id="post" method="post" action="${escapeHtml(action)}" enctype="application/x-www-form-urlencoded">${inputs}</form>`,
+    `document.getElementById('post').submit();`,
+  );
 }
 
 /** The 3DS Method page of a range whose method never completes: it "fingerprints" forever. */
@@ -31,7 +35,9 @@ export function challengePage(input: { acsTransID: string; sessionData?: string;
 <label for="code">One-time code</label><p><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="8"></p>
 <button type="submit" name="action" value="submit">Confirm</button><button class="secondary" type="submit" name="action" value="cancel">Cancel</button></form>`;
   const body = `<div class="bank">Fake Issuer Bank</div><h1>Confirm your payment</h1><p>We sent a code to your phone. Test code: <strong>1234</strong>.</p>${form}`;
-  const script = input.auto ? `document.getElementById('code').value=${JSON.stringify(input.auto === 'pass' ? '1234' : '0000')};document.getElementById('answer').submit();` : '';
+  const script = input.auto
+    ? `document.getElementById('code').value=${JSON.stringify(input.auto === 'pass' ? '1234' : '0000')};document.getElementById('answer').submit();`
+    : '';
   return page('Confirm your payment', body, script);
 }
 

@@ -49,7 +49,11 @@ function method(form: URLSearchParams, res: ServerResponse, options: AcsOptions)
   options.ledger.methodPosts.push({ threeDSServerTransID, completed: completes });
   if (!completes) return sendHtml(res, 200, methodStuck());
   transaction.methodCompleted = true;
-  sendHtml(res, 200, autoPost('Device data', threeDSMethodNotificationURL, { threeDSMethodData: encodeJsonBase64Url({ threeDSServerTransID }) }, 'Device data collected.'));
+  sendHtml(
+    res,
+    200,
+    autoPost('Device data', threeDSMethodNotificationURL, { threeDSMethodData: encodeJsonBase64Url({ threeDSServerTransID }) }, 'Device data collected.'),
+  );
 }
 
 function challenge(form: URLSearchParams, res: ServerResponse, options: AcsOptions): void {
@@ -57,20 +61,30 @@ function challenge(form: URLSearchParams, res: ServerResponse, options: AcsOptio
   const parsed = creqSchema.safeParse(creq);
   if (!creq || !parsed.success) return sendHtml(res, 400, acsError('The challenge request is not valid.'));
   const sessionData = form.get('threeDSSessionData') ?? undefined;
-  if (sessionData !== undefined && (sessionData.length > 1024 || !/^[A-Za-z0-9_-]*={0,2}$/.test(sessionData))) return sendHtml(res, 400, acsError('The session data is not valid.'));
+  if (sessionData !== undefined && (sessionData.length > 1024 || !/^[A-Za-z0-9_-]*={0,2}$/.test(sessionData)))
+    return sendHtml(res, 400, acsError('The session data is not valid.'));
   const transaction = options.transactions.byAcsTransID(creq.acsTransID as string);
   const auth = transaction?.auth;
   if (!transaction || !auth?.challenge || creq.threeDSServerTransID !== transaction.threeDSServerTransID || creq.messageVersion !== auth.messageVersion) {
     return sendHtml(res, 400, acsError('Unknown challenge.'));
   }
   if (auth.challenge.answered) return sendHtml(res, 409, acsError('This verification has already ended.'));
-  if (auth.challenge.creqAt === undefined && options.now() - auth.aresAt > options.creqTimeoutMs) return sendHtml(res, 410, acsError('This verification has expired.'));
+  if (auth.challenge.creqAt === undefined && options.now() - auth.aresAt > options.creqTimeoutMs)
+    return sendHtml(res, 410, acsError('This verification has expired.'));
   auth.challenge.creqAt ??= options.now();
   auth.challenge.windowSize = creq.challengeWindowSize as string;
   clearTimeout(auth.challenge.timer);
   options.ledger.creqs.push({ acsTransID: auth.acsTransID, challengeWindowSize: auth.challenge.windowSize });
   const mode = transaction.card.challenge;
-  sendHtml(res, 200, challengePage({ acsTransID: auth.acsTransID, ...(sessionData === undefined ? {} : { sessionData }), ...(mode === 'manual' ? {} : { auto: mode === 'auto-pass' ? 'pass' : 'fail' }) }));
+  sendHtml(
+    res,
+    200,
+    challengePage({
+      acsTransID: auth.acsTransID,
+      ...(sessionData === undefined ? {} : { sessionData }),
+      ...(mode === 'manual' ? {} : { auto: mode === 'auto-pass' ? 'pass' : 'fail' }),
+    }),
+  );
 }
 
 function answer(form: URLSearchParams, res: ServerResponse, options: AcsOptions): void {
@@ -89,5 +103,14 @@ function answer(form: URLSearchParams, res: ServerResponse, options: AcsOptions)
   const cres = Buffer.from(json).toString(options.paddedCres ? 'base64' : 'base64url');
   const value = options.paddedCres ? cres.replace(/\+/g, '-').replace(/\//g, '_') : cres;
   const sessionData = form.get('threeDSSessionData');
-  sendHtml(res, 200, autoPost('Returning to the shop', auth.notificationURL, { cres: value, ...(sessionData === null ? {} : { threeDSSessionData: sessionData }) }, passed ? 'Verified. Returning to the shop…' : 'Not verified. Returning to the shop…'));
+  sendHtml(
+    res,
+    200,
+    autoPost(
+      'Returning to the shop',
+      auth.notificationURL,
+      { cres: value, ...(sessionData === null ? {} : { threeDSSessionData: sessionData }) },
+      passed ? 'Verified. Returning to the shop…' : 'Not verified. Returning to the shop…',
+    ),
+  );
 }

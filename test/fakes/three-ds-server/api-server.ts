@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { schemaOf } from '../../../lib/adapters/three-ds/threedsecure-io/field-tables/field-schema.js';
-import { AREQ, MESSAGE_VERSIONS, POSTAUTH_REQUEST, PREAUTH_REQUEST, type MessageVersion } from '../../../lib/adapters/three-ds/threedsecure-io/field-tables/tables.js';
+import {
+  AREQ,
+  MESSAGE_VERSIONS,
+  POSTAUTH_REQUEST,
+  PREAUTH_REQUEST,
+  type MessageVersion,
+} from '../../../lib/adapters/three-ds/threedsecure-io/field-tables/tables.js';
 import { amountFault, cardCase, type AuthFault } from './decisions.js';
 import type { Endpoint, Faults } from './faults.js';
 import { readBody, send, sendJson } from './http-util.js';
@@ -40,7 +46,9 @@ const postauthSchema = schemaOf(POSTAUTH_REQUEST, { unknownFields: 'refuse' });
  * what the server refuses. The directory server and ACS decide by card (decisions.ts).
  */
 export function apiHandler(options: ApiOptions) {
-  const areqSchemas = Object.fromEntries(MESSAGE_VERSIONS.map((v) => [v, schemaOf(AREQ[v], { unknownFields: 'refuse', loopbackHttpAllowed: options.loopbackHttpAllowed })])) as Record<MessageVersion, ReturnType<typeof schemaOf>>;
+  const areqSchemas = Object.fromEntries(
+    MESSAGE_VERSIONS.map((v) => [v, schemaOf(AREQ[v], { unknownFields: 'refuse', loopbackHttpAllowed: options.loopbackHttpAllowed })]),
+  ) as Record<MessageVersion, ReturnType<typeof schemaOf>>;
 
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const endpoint = req.url as Endpoint;
@@ -53,7 +61,17 @@ export function apiHandler(options: ApiOptions) {
     if (fault === 'http-503') return send(res, 503, 'text/html; charset=utf-8', '<html><body>503 Service Unavailable</body></html>');
     if (fault === 'reset') return void req.socket.destroy();
     if (!body || !/^application\/json/i.test(req.headers['content-type'] ?? '')) {
-      return answer(res, fault, options, 400, messages.erro(undefined, { code: '101', description: 'Message Received Invalid', detail: 'a JSON object with Content-Type application/json was expected' }));
+      return answer(
+        res,
+        fault,
+        options,
+        400,
+        messages.erro(undefined, {
+          code: '101',
+          description: 'Message Received Invalid',
+          detail: 'a JSON object with Content-Type application/json was expected',
+        }),
+      );
     }
     const [status, message] =
       endpoint === '/preauth' ? preauth(body, options) : endpoint === '/postauth' ? postauth(body, options) : await auth(body, options, areqSchemas);
@@ -73,10 +91,22 @@ function preauth(body: Record<string, unknown>, options: ApiOptions): [number, u
   if (!parsed.success) return [400, messages.erro(undefined, { ...erroOfIssues(parsed.error.issues), messageType: 'PReq' })];
   const acctNumber = body.acctNumber as string;
   const card = cardCase(acctNumber);
-  if (!card) return [400, messages.erro(undefined, { code: '305', description: 'Transaction data not valid', detail: 'no test case for these last four digits', messageType: 'PReq' })];
+  if (!card)
+    return [
+      400,
+      messages.erro(undefined, {
+        code: '305',
+        description: 'Transaction data not valid',
+        detail: 'no test case for these last four digits',
+        messageType: 'PReq',
+      }),
+    ];
   if (!card.enrolled) {
     // preauth.rst "BIN not enrolled error", verbatim codes.
-    return [200, messages.erro('2.2.0', { code: '305', description: 'Unknown BIN', detail: 'No CRD found, card with BIN ****** is not enrolled with any known DS' })];
+    return [
+      200,
+      messages.erro('2.2.0', { code: '305', description: 'Unknown BIN', detail: 'No CRD found, card with BIN ****** is not enrolled with any known DS' }),
+    ];
   }
   const transaction: Transaction = {
     threeDSServerTransID: randomUUID(),
@@ -98,25 +128,53 @@ function postauth(body: Record<string, unknown>, options: ApiOptions): [number, 
   options.ledger.postauths.push(id);
   const transaction = options.transactions.get(id);
   const version = transaction?.auth?.messageVersion;
-  const unknown = () => messages.erro(version, { code: '203', description: 'Unknown threeDSServerTransID', detail: 'Unknown threeDSServerTransID', threeDSServerTransID: id });
+  const unknown = () =>
+    messages.erro(version, { code: '203', description: 'Unknown threeDSServerTransID', detail: 'Unknown threeDSServerTransID', threeDSServerTransID: id });
   if (!transaction?.auth) return [400, unknown()];
   if (!transaction.rreq) {
     // decoupled_authentication.rst "Example RReq not received".
-    return [400, messages.erro(version, { code: '305', description: 'No RReq has been received', detail: 'No response from directory server yet', threeDSServerTransID: id })];
+    return [
+      400,
+      messages.erro(version, {
+        code: '305',
+        description: 'No RReq has been received',
+        detail: 'No response from directory server yet',
+        threeDSServerTransID: id,
+      }),
+    ];
   }
   if (transaction.rreq.receivedAt + options.rreqTtlMs < options.now()) return [400, unknown()];
   return [200, transaction.rreq.message];
 }
 
-async function auth(body: Record<string, unknown>, options: ApiOptions, schemas: Record<MessageVersion, ReturnType<typeof schemaOf>>): Promise<[number, unknown]> {
+async function auth(
+  body: Record<string, unknown>,
+  options: ApiOptions,
+  schemas: Record<MessageVersion, ReturnType<typeof schemaOf>>,
+): Promise<[number, unknown]> {
   const version = body.messageVersion;
-  const refuse = (code: string, description: string, detail: string, id?: string) => messages.erro(typeof version === 'string' ? version : undefined, { code, description, detail, messageType: 'AReq', ...(id ? { threeDSServerTransID: id } : {}) });
-  if (version !== '2.2.0' && version !== '2.3.1') return [400, refuse('102', 'Message Version Number Not Supported', 'messageVersion must be 2.2.0 or 2.3.1 here')];
+  const refuse = (code: string, description: string, detail: string, id?: string) =>
+    messages.erro(typeof version === 'string' ? version : undefined, {
+      code,
+      description,
+      detail,
+      messageType: 'AReq',
+      ...(id ? { threeDSServerTransID: id } : {}),
+    });
+  if (version !== '2.2.0' && version !== '2.3.1')
+    return [400, refuse('102', 'Message Version Number Not Supported', 'messageVersion must be 2.2.0 or 2.3.1 here')];
   const parsed = schemas[version].safeParse(body, { reportInput: true });
   const id = typeof body.threeDSServerTransID === 'string' ? body.threeDSServerTransID : undefined;
   const transaction = id ? options.transactions.get(id) : undefined;
   const record = (answer: string) =>
-    options.ledger.areqs.push({ threeDSServerTransID: id ?? '', messageVersion: version, threeDSCompInd: String(body.threeDSCompInd), acctLast4: String(body.acctNumber ?? '').slice(-4), answer, at: options.now() });
+    options.ledger.areqs.push({
+      threeDSServerTransID: id ?? '',
+      messageVersion: version,
+      threeDSCompInd: String(body.threeDSCompInd),
+      acctLast4: String(body.acctNumber ?? '').slice(-4),
+      answer,
+      at: options.now(),
+    });
   if (!parsed.success) {
     const error = erroOfIssues(parsed.error.issues);
     record(`erro ${error.code}`);
@@ -162,7 +220,14 @@ async function auth(body: Record<string, unknown>, options: ApiOptions, schemas:
   };
   transaction.auth = outcome === 'C' ? { ...auth, challenge: { answered: false } } : auth;
   options.transactions.indexAcs(transaction);
-  const message = messages.ares({ version, transaction, acsTransID: auth.acsTransID, dsTransID: auth.dsTransID, transStatus: outcome, acsURL: `${options.acsUrl()}/challenge` });
+  const message = messages.ares({
+    version,
+    transaction,
+    acsTransID: auth.acsTransID,
+    dsTransID: auth.dsTransID,
+    transStatus: outcome,
+    acsURL: `${options.acsUrl()}/challenge`,
+  });
   record(outcome);
   if (outcome === 'C') startCreqTimer(transaction, options);
   return [200, message];

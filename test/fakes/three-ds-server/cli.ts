@@ -12,7 +12,9 @@ import { startFakeThreeDsServer } from './index.js';
 
 const { values } = parseArgs({ options: { 'api-port': { type: 'string', default: '4410' }, 'acs-port': { type: 'string', default: '4411' } } });
 const fake = await startFakeThreeDsServer({ apiPort: Number(values['api-port']), acsPort: Number(values['acs-port']), host: '127.0.0.1' });
-process.stdout.write(`fake 3DS Server API  ${fake.apiUrl}  (APIKey: ${fake.apiKey})\nfake ACS origin      ${fake.acsUrl}\ncards: test/fakes/three-ds-server/decisions.ts\n`);
+process.stdout.write(
+  `fake 3DS Server API  ${fake.apiUrl}  (APIKey: ${fake.apiKey})\nfake ACS origin      ${fake.acsUrl}\ncards: test/fakes/three-ds-server/decisions.ts\n`,
+);
 const stop = () => void fake.close().then(() => process.exit(0));
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);

@@ -48,7 +48,11 @@ export async function startFakeThreeDsServer(options: FakeThreeDsServerOptions =
   const faults = new Faults();
   const transactions = new Transactions();
   const creqTimeoutMs = options.creqTimeoutMs ?? 30_000;
-  const acs = await listen(acsHandler({ transactions, ledger, now, creqTimeoutMs, paddedCres: options.paddedCres ?? false }), options.acsPort ?? 0, options.host);
+  const acs = await listen(
+    acsHandler({ transactions, ledger, now, creqTimeoutMs, paddedCres: options.paddedCres ?? false }),
+    options.acsPort ?? 0,
+    options.host,
+  );
   const api = await listen(
     apiHandler({
       apiKey,

@@ -25,7 +25,11 @@ export function crd(transaction: Transaction): Record<string, unknown> {
     scheme: SCHEME[transaction.ds] ?? 'standin',
     ...(transaction.methodUrl ? { threeDSMethodURL: transaction.methodUrl } : {}),
     dsProtocolVersions: ['2.1.0', '2.2.0', '2.3.1'],
-    acsProtocolVersions: versions.map((version) => ({ version, acsInfoInd: ['01', '02'], ...(transaction.methodUrl ? { threeDSMethodURL: transaction.methodUrl } : {}) })),
+    acsProtocolVersions: versions.map((version) => ({
+      version,
+      acsInfoInd: ['01', '02'],
+      ...(transaction.methodUrl ? { threeDSMethodURL: transaction.methodUrl } : {}),
+    })),
     threeDSServerProtocolVersions: ['2.1.0', '2.2.0', '2.3.1'],
   };
   return checked(CRD_TABLE, message);
@@ -57,7 +61,12 @@ export function ares(input: AresInput): Record<string, unknown> {
     ...(REASONS[transStatus] ? { transStatusReason: REASONS[transStatus] } : {}),
     ...(transStatus === 'C' || transStatus === 'D' ? { acsChallengeMandated: 'N', ...method } : {}),
     ...(transStatus === 'C' ? { acsURL: input.acsURL } : {}),
-    ...(transStatus === 'D' ? { acsDecConInd: 'Y', cardholderInfo: version === '2.2.0' ? 'Approve the payment in your banking app' : { text: 'Approve the payment in your banking app' } } : {}),
+    ...(transStatus === 'D'
+      ? {
+          acsDecConInd: 'Y',
+          cardholderInfo: version === '2.2.0' ? 'Approve the payment in your banking app' : { text: 'Approve the payment in your banking app' },
+        }
+      : {}),
   };
   return checked(ARES[version as MessageVersion], message);
 }
@@ -95,7 +104,10 @@ export function cres(transaction: Transaction, transStatus: 'Y' | 'N'): Record<s
 }
 
 /** EMV Erro (erro_220 / erro_231); the fake speaks the version of the request, 2.2.0 when it has none. */
-export function erro(version: string | undefined, error: { code: string; description: string; detail: string; messageType?: string; threeDSServerTransID?: string }): Record<string, unknown> {
+export function erro(
+  version: string | undefined,
+  error: { code: string; description: string; detail: string; messageType?: string; threeDSServerTransID?: string },
+): Record<string, unknown> {
   const v: MessageVersion = version === '2.3.1' ? '2.3.1' : '2.2.0';
   return checked(ERRO[v], {
     messageType: 'Erro',
@@ -118,6 +130,9 @@ function checked(table: FieldTable, message: Record<string, unknown>): Record<st
   let schema = strict.get(table);
   if (!schema) strict.set(table, (schema = schemaOf(table, { unknownFields: 'refuse', loopbackHttpAllowed: true })));
   const parsed = schema.safeParse(message);
-  if (!parsed.success) throw new Error(`the fake built a ${String(message.messageType)} off the ${table.table} table: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`);
+  if (!parsed.success)
+    throw new Error(
+      `the fake built a ${String(message.messageType)} off the ${table.table} table: ${parsed.error.issues.map((i) => `${i.path.join('.')} ${i.message}`).join('; ')}`,
+    );
   return message;
 }

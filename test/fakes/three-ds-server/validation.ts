@@ -6,7 +6,11 @@ import type { FieldIssueParams } from '../../../lib/adapters/three-ds/threedsecu
  * of one or more Data Elements is Invalid). The detail names the fields, never their values.
  */
 export function erroOfIssues(issues: readonly z.core.$ZodIssue[]): { code: '201' | '203'; description: string; detail: string } {
-  const missing = issues.filter((issue) => (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) || (issue.code === 'custom' && (issue.params as FieldIssueParams | undefined)?.missing));
+  const missing = issues.filter(
+    (issue) =>
+      (issue.code === 'invalid_type' && (issue as { input?: unknown }).input === undefined) ||
+      (issue.code === 'custom' && (issue.params as FieldIssueParams | undefined)?.missing),
+  );
   if (missing.length > 0) return { code: '201', description: 'Required Data Element Missing', detail: `missing: ${names(missing)}` };
   const unknown = issues.flatMap((issue) => (issue.code === 'unrecognized_keys' ? issue.keys : []));
   const invalid = issues.filter((issue) => issue.code !== 'unrecognized_keys');

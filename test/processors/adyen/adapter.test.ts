@@ -10,7 +10,13 @@ let fake: AdyenFake;
 let adyen: AdyenProcessor;
 
 const configFor = (fake: AdyenFake, timeoutMs = 2000) =>
-  adyenAdapterConfig.parse({ baseUrl: fake.url, apiKey: fake.apiKey, merchantAccount: fake.merchantAccount, returnUrl: 'https://pay.test.example/checkout', timeoutMs });
+  adyenAdapterConfig.parse({
+    baseUrl: fake.url,
+    apiKey: fake.apiKey,
+    merchantAccount: fake.merchantAccount,
+    returnUrl: 'https://pay.test.example/checkout',
+    timeoutMs,
+  });
 
 beforeAll(async () => {
   fake = await startAdyenFake();
@@ -109,7 +115,9 @@ describe('Adyen authorization', () => {
   it('refuses a PAN credential before sending anything', async () => {
     const before = fake.requests.length;
     const request = authorization();
-    await expect(adyen.authorize({ ...request, credential: { ...request.credential, kind: 'card' } }, signal())).rejects.toBeInstanceOf(OperationNotPerformedError);
+    await expect(adyen.authorize({ ...request, credential: { ...request.credential, kind: 'card' } }, signal())).rejects.toBeInstanceOf(
+      OperationNotPerformedError,
+    );
     expect(fake.requests.length).toBe(before);
   });
 });
@@ -148,7 +156,9 @@ describe('Adyen failures: maybe sent, then recovered by replay under the same ke
   it('times out on a processor that never answers, performs nothing, and the replay performs it once', async () => {
     const request = authorization();
     fake.setFault('hang');
-    const error = await quick().authorize(request, signal()).catch((caught: unknown) => caught);
+    const error = await quick()
+      .authorize(request, signal())
+      .catch((caught: unknown) => caught);
     expect(error).toMatchObject({ name: 'ProcessorMaybeSentError', reason: 'timeout' });
     expect(performed(request.idempotencyKey)).toEqual([]);
     const recovered = await adyen.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey, request }, signal());
@@ -156,17 +166,22 @@ describe('Adyen failures: maybe sent, then recovered by replay under the same ke
     expect(performed(request.idempotencyKey)).toHaveLength(1);
   });
 
-  it.each(['lose-answer', 'reset-after-receipt', 'server-error-after-perform'] as const)('after %s the replay returns the first answer and nothing is performed twice', async (fault) => {
-    const request = authorization();
-    fake.setFault(fault);
-    const error = await quick().authorize(request, signal()).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ProcessorMaybeSentError);
-    expect(error).not.toBeInstanceOf(OperationNotPerformedError);
-    const [first] = performed(request.idempotencyKey);
-    const recovered = await adyen.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey, request }, signal());
-    expect(recovered).toEqual({ kind: 'known', outcome: expect.objectContaining({ kind: 'approved', processorReference: first!.pspReference }) });
-    expect(performed(request.idempotencyKey)).toHaveLength(1);
-  });
+  it.each(['lose-answer', 'reset-after-receipt', 'server-error-after-perform'] as const)(
+    'after %s the replay returns the first answer and nothing is performed twice',
+    async (fault) => {
+      const request = authorization();
+      fake.setFault(fault);
+      const error = await quick()
+        .authorize(request, signal())
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ProcessorMaybeSentError);
+      expect(error).not.toBeInstanceOf(OperationNotPerformedError);
+      const [first] = performed(request.idempotencyKey);
+      const recovered = await adyen.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey, request }, signal());
+      expect(recovered).toEqual({ kind: 'known', outcome: expect.objectContaining({ kind: 'approved', processorReference: first!.pspReference }) });
+      expect(performed(request.idempotencyKey)).toHaveLength(1);
+    },
+  );
 
   it('classifies a 5xx as maybe sent', async () => {
     fake.setFault('server-error');
@@ -179,7 +194,10 @@ describe('Adyen failures: maybe sent, then recovered by replay under the same ke
     await expect(quick().authorize(request, signal())).rejects.toMatchObject({ reason: 'timeout' });
     expect(await adyen.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey, request }, signal())).toEqual({ kind: 'in-progress' });
     await new Promise((resolve) => setTimeout(resolve, 700));
-    expect(await adyen.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey, request }, signal())).toMatchObject({ kind: 'known', outcome: { kind: 'approved' } });
+    expect(await adyen.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey, request }, signal())).toMatchObject({
+      kind: 'known',
+      outcome: { kind: 'approved' },
+    });
     expect(performed(request.idempotencyKey)).toHaveLength(1);
   });
 
@@ -211,13 +229,18 @@ describe('Adyen transient errors', () => {
     let answer = { status: 500, body: { status: 500, errorCode: '905', errorType: 'internal', message: 'Payment details are not supported' } };
     const server = createServer((req, res) => {
       req.resume();
-      req.on('end', () => res.writeHead(answer.status, { 'content-type': 'application/json', 'transient-error': 'true', connection: 'close' }).end(JSON.stringify(answer.body)));
+      req.on('end', () =>
+        res.writeHead(answer.status, { 'content-type': 'application/json', 'transient-error': 'true', connection: 'close' }).end(JSON.stringify(answer.body)),
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = server.address() as import('node:net').AddressInfo;
       const transient = new AdyenProcessor({ ...configFor(fake), baseUrl: `http://127.0.0.1:${port}` });
-      await expect(transient.authorize(authorization(), signal())).rejects.toMatchObject({ name: 'ProcessorNotReachedError', reason: 'processor-transient-refusal' });
+      await expect(transient.authorize(authorization(), signal())).rejects.toMatchObject({
+        name: 'ProcessorNotReachedError',
+        reason: 'processor-transient-refusal',
+      });
       answer = { status: 422, body: { status: 422, errorCode: '704', errorType: 'validation', message: 'request already processed or in progress' } };
       await expect(transient.authorize(authorization(), signal())).rejects.toMatchObject({ name: 'ProcessorMaybeSentError', reason: 'in-progress' });
     } finally {

@@ -13,7 +13,15 @@ let sink: Awaited<ReturnType<typeof startNotificationSink>>;
 beforeAll(async () => {
   sink = await startNotificationSink();
   fake = await startAdyenFake({ notificationUrl: sink.url });
-  adyen = new AdyenProcessor(adyenAdapterConfig.parse({ baseUrl: fake.url, apiKey: fake.apiKey, merchantAccount: fake.merchantAccount, returnUrl: 'https://pay.test.example/checkout', timeoutMs: 2000 }));
+  adyen = new AdyenProcessor(
+    adyenAdapterConfig.parse({
+      baseUrl: fake.url,
+      apiKey: fake.apiKey,
+      merchantAccount: fake.merchantAccount,
+      returnUrl: 'https://pay.test.example/checkout',
+      timeoutMs: 2000,
+    }),
+  );
 });
 afterEach(() => {
   fake.clearFaults();
@@ -52,7 +60,17 @@ describe('Adyen modifications are asynchronous', () => {
     expect(sent.headers['idempotency-key']).toBe(`capture:${capture.idempotencyKey}`);
     expect(sent.body).toEqual({ merchantAccount: fake.merchantAccount, reference: capture.idempotencyKey, amount: { currency: 'AED', value: 400 } });
     expect(await effectsFor(capture.idempotencyKey)).toEqual([
-      { effect: { kind: 'modification', operation: 'CAPTURE', reference: capture.idempotencyKey, processorReference: (outcome as { processorReference: string }).processorReference, paymentProcessorReference: pspReference, succeeded: true }, key: expect.any(String) },
+      {
+        effect: {
+          kind: 'modification',
+          operation: 'CAPTURE',
+          reference: capture.idempotencyKey,
+          processorReference: (outcome as { processorReference: string }).processorReference,
+          paymentProcessorReference: pspReference,
+          succeeded: true,
+        },
+        key: expect.any(String),
+      },
     ]);
   });
 
@@ -76,7 +94,9 @@ describe('Adyen modifications are asynchronous', () => {
     const captures = [modification('CAPTURE', pspReference, 600), modification('CAPTURE', pspReference, 600)];
     const outcomes = await Promise.all(captures.map((capture) => adyen.modify(capture, signal())));
     expect(outcomes.map((outcome) => outcome.kind)).toEqual(['pending', 'pending']);
-    const results = (await Promise.all(captures.map((capture) => effectsFor(capture.idempotencyKey)))).map(([entry]) => (entry!.effect as { succeeded: boolean }).succeeded);
+    const results = (await Promise.all(captures.map((capture) => effectsFor(capture.idempotencyKey)))).map(
+      ([entry]) => (entry!.effect as { succeeded: boolean }).succeeded,
+    );
     expect(results.sort()).toEqual([false, true]);
   });
 
@@ -84,7 +104,15 @@ describe('Adyen modifications are asynchronous', () => {
     const { pspReference } = await authorized();
     const capture = modification('CAPTURE', pspReference, 300);
     fake.setFault('lose-answer');
-    const quick = new AdyenProcessor(adyenAdapterConfig.parse({ baseUrl: fake.url, apiKey: fake.apiKey, merchantAccount: fake.merchantAccount, returnUrl: 'https://pay.test.example/checkout', timeoutMs: 300 }));
+    const quick = new AdyenProcessor(
+      adyenAdapterConfig.parse({
+        baseUrl: fake.url,
+        apiKey: fake.apiKey,
+        merchantAccount: fake.merchantAccount,
+        returnUrl: 'https://pay.test.example/checkout',
+        timeoutMs: 300,
+      }),
+    );
     await expect(quick.modify(capture, signal())).rejects.toMatchObject({ reason: 'timeout' });
     const recovered = await adyen.recover({ operation: 'MODIFY', request: capture }, signal());
     const entries = fake.ledger.filter((entry) => entry.reference === capture.idempotencyKey);
@@ -123,7 +151,12 @@ describe('Adyen notification delivery', () => {
     const outcome = await adyen.authorize(request, signal());
     expect(outcome.kind).toBe('pending');
     expect((await effectsFor(request.idempotencyKey)).map(({ effect }) => effect)).toEqual([
-      { kind: 'authorization', reference: request.idempotencyKey, processorReference: (outcome as { processorReference: string }).processorReference, approved: true },
+      {
+        kind: 'authorization',
+        reference: request.idempotencyKey,
+        processorReference: (outcome as { processorReference: string }).processorReference,
+        approved: true,
+      },
     ]);
   });
 });

@@ -23,7 +23,14 @@ const KEY = 'AB'.repeat(32);
 const OLD_KEY = 'CD'.repeat(32);
 const ACCOUNT = 'ShopECOM';
 const notifier = (key = KEY) => new AdyenNotifier({ hmacKeyHex: key, merchantAccount: ACCOUNT });
-const capture = { eventCode: 'CAPTURE', pspReference: 'QFQTPCQ8HXSKGK82', originalReference: 'V4HZ4RBFJGXXGN82', merchantReference: 'capture-ref-1', amount: { currency: 'AED', value: 500 }, success: true };
+const capture = {
+  eventCode: 'CAPTURE',
+  pspReference: 'QFQTPCQ8HXSKGK82',
+  originalReference: 'V4HZ4RBFJGXXGN82',
+  merchantReference: 'capture-ref-1',
+  amount: { currency: 'AED', value: 500 },
+  success: true,
+};
 
 describe('Adyen notification HMAC', () => {
   it('signs the eight fields joined by colons, as Adyen’s published vector', () => {
@@ -47,7 +54,14 @@ describe('verifyNotification', () => {
   it('accepts a genuine notification', () => {
     const verified = verifyNotification(notifier().body(capture), [KEY], ACCOUNT);
     expect(verified.items).toHaveLength(1);
-    expect(effectOf(verified.items[0]!)).toEqual({ kind: 'modification', operation: 'CAPTURE', reference: 'capture-ref-1', processorReference: 'QFQTPCQ8HXSKGK82', paymentProcessorReference: 'V4HZ4RBFJGXXGN82', succeeded: true });
+    expect(effectOf(verified.items[0]!)).toEqual({
+      kind: 'modification',
+      operation: 'CAPTURE',
+      reference: 'capture-ref-1',
+      processorReference: 'QFQTPCQ8HXSKGK82',
+      paymentProcessorReference: 'V4HZ4RBFJGXXGN82',
+      succeeded: true,
+    });
   });
 
   it.each([
@@ -82,7 +96,12 @@ describe('verifyNotification', () => {
     expect(() => verifyNotification(both, [KEY], ACCOUNT)).toThrow(ForgedNotificationError);
   });
 
-  it.each([[{}], [{ live: 'false', notificationItems: [] }], [{ live: 'false', notificationItems: [{ NotificationRequestItem: { eventCode: 'CAPTURE' } }] }], ['[accepted]']])('refuses what is not a notification (%j)', (body) => {
+  it.each([
+    [{}],
+    [{ live: 'false', notificationItems: [] }],
+    [{ live: 'false', notificationItems: [{ NotificationRequestItem: { eventCode: 'CAPTURE' } }] }],
+    ['[accepted]'],
+  ])('refuses what is not a notification (%j)', (body) => {
     expect(() => verifyNotification(body, [KEY], ACCOUNT)).toThrow(MalformedNotificationError);
   });
 });

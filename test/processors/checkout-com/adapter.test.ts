@@ -24,7 +24,8 @@ afterAll(() => fake.close());
 
 const lastPayment = () => fake.requests.filter((request) => request.method === 'POST' && request.path === '/payments').at(-1)!;
 const performed = (reference: string) => fake.ledger.filter((entry) => entry.reference === reference);
-const posts = (reference: string) => fake.requests.filter((request) => request.method === 'POST' && (request.body as { reference?: string } | undefined)?.reference === reference);
+const posts = (reference: string) =>
+  fake.requests.filter((request) => request.method === 'POST' && (request.body as { reference?: string } | undefined)?.reference === reference);
 
 describe('Checkout.com authorization', () => {
   it('approves with the payment id, under a Cko-Idempotency-Key derived from the paymentRef', async () => {
@@ -88,9 +89,15 @@ describe('Checkout.com authorization', () => {
     const outcome = await cko.authorize(request, signal());
     expect(outcome).toMatchObject({ kind: 'pending' });
     const id = (outcome as { processorReference: string }).processorReference;
-    expect(await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal())).toEqual({ kind: 'known', outcome: { kind: 'pending', processorReference: id } });
+    expect(await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal())).toEqual({
+      kind: 'known',
+      outcome: { kind: 'pending', processorReference: id },
+    });
     fake.settlePending(id, true);
-    expect(await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal())).toMatchObject({ kind: 'known', outcome: { kind: 'approved', processorReference: id } });
+    expect(await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal())).toMatchObject({
+      kind: 'known',
+      outcome: { kind: 'approved', processorReference: id },
+    });
   });
 
   it('refuses a brand without a Checkout.com token type before sending anything', async () => {
@@ -120,22 +127,30 @@ describe('Checkout.com failures and recovery by reference (never by resending)',
     expect(performed(request.idempotencyKey)).toEqual([]);
   });
 
-  it.each(['lose-answer', 'reset-after-receipt', 'server-error-after-perform'] as const)('after %s the lookup by reference finds the one payment, and nothing is sent again', async (fault) => {
-    const request = authorization();
-    fake.setFault(fault);
-    const error = await quick().authorize(request, signal()).catch((caught: unknown) => caught);
-    expect(error).toBeInstanceOf(ProcessorMaybeSentError);
-    const recovered = await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal());
-    expect(recovered).toMatchObject({ kind: 'known', outcome: { kind: 'approved', processorReference: performed(request.idempotencyKey)[0]!.id } });
-    expect(performed(request.idempotencyKey)).toHaveLength(1);
-    expect(posts(request.idempotencyKey)).toHaveLength(1);
-  });
+  it.each(['lose-answer', 'reset-after-receipt', 'server-error-after-perform'] as const)(
+    'after %s the lookup by reference finds the one payment, and nothing is sent again',
+    async (fault) => {
+      const request = authorization();
+      fake.setFault(fault);
+      const error = await quick()
+        .authorize(request, signal())
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ProcessorMaybeSentError);
+      const recovered = await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal());
+      expect(recovered).toMatchObject({ kind: 'known', outcome: { kind: 'approved', processorReference: performed(request.idempotencyKey)[0]!.id } });
+      expect(performed(request.idempotencyKey)).toHaveLength(1);
+      expect(posts(request.idempotencyKey)).toHaveLength(1);
+    },
+  );
 
   it('finds a declined payment by reference with its response code', async () => {
     const request = authorization({ amount: { currencyCode: 'AED', value: 2051 } });
     fake.setFault('lose-answer');
     await expect(quick().authorize(request, signal())).rejects.toBeInstanceOf(ProcessorMaybeSentError);
-    expect(await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal())).toMatchObject({ kind: 'known', outcome: { kind: 'declined', decline: { reason: 'INSUFFICIENT_FUNDS', processorCode: 'checkout_com:20051' } } });
+    expect(await cko.recover({ operation: 'AUTHORIZE', reference: request.idempotencyKey }, signal())).toMatchObject({
+      kind: 'known',
+      outcome: { kind: 'declined', decline: { reason: 'INSUFFICIENT_FUNDS', processorCode: 'checkout_com:20051' } },
+    });
   });
 
   it('classifies a 5xx as maybe sent', async () => {
@@ -146,7 +161,10 @@ describe('Checkout.com failures and recovery by reference (never by resending)',
   it('classifies the documented 429 for a concurrent request under the same key as in progress, and performs once', async () => {
     const request = authorization();
     fake.processingDelayMs = 300;
-    const [first, second] = await Promise.allSettled([cko.authorize(request, signal()), new Promise((resolve) => setTimeout(resolve, 50)).then(() => cko.authorize(request, signal()))]);
+    const [first, second] = await Promise.allSettled([
+      cko.authorize(request, signal()),
+      new Promise((resolve) => setTimeout(resolve, 50)).then(() => cko.authorize(request, signal())),
+    ]);
     expect(first).toMatchObject({ status: 'fulfilled', value: { kind: 'approved' } });
     expect(second).toMatchObject({ status: 'rejected', reason: { reason: 'in-progress', status: 429 } });
     expect(performed(request.idempotencyKey)).toHaveLength(1);
@@ -162,7 +180,9 @@ describe('Checkout.com failures and recovery by reference (never by resending)',
   it('never takes another request’s stored answer under the same key as its own', async () => {
     const request = authorization();
     await cko.authorize(request, signal());
-    await expect(cko.authorize({ ...request, amount: { currencyCode: 'AED', value: 2000 } }, signal())).rejects.toMatchObject({ reason: 'idempotency-conflict' });
+    await expect(cko.authorize({ ...request, amount: { currencyCode: 'AED', value: 2000 } }, signal())).rejects.toMatchObject({
+      reason: 'idempotency-conflict',
+    });
   });
 
   it('classifies bad credentials as a rejected request, keeping the key out of the error', async () => {
@@ -195,7 +215,10 @@ describe('Checkout.com captures, voids and refunds', () => {
     expect(sent.path).toBe(`/payments/${id}/captures`);
     expect(sent.headers['cko-idempotency-key']).toBe(`capture:${capture.idempotencyKey}`);
     expect(sent.body).toEqual({ amount: 400, reference: capture.idempotencyKey });
-    expect(await cko.recover({ operation: 'MODIFY', request: capture }, signal())).toEqual({ kind: 'known', outcome: { kind: 'approved', processorReference: (outcome as { processorReference: string }).processorReference, resultCode: '10000' } });
+    expect(await cko.recover({ operation: 'MODIFY', request: capture }, signal())).toEqual({
+      kind: 'known',
+      outcome: { kind: 'approved', processorReference: (outcome as { processorReference: string }).processorReference, resultCode: '10000' },
+    });
   });
 
   it('voids without an amount and refunds partially', async () => {

@@ -54,7 +54,9 @@ describe('callJson against a processor that answers garbage', () => {
     const error = await callJson(endpoint(), { method: 'POST', path: '/html', body: {} }, live).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProcessorMaybeSentError);
     expect(error).toMatchObject({ reason: 'unparseable-answer', status: 200 });
-    expect(JSON.stringify({ ...(error as object), message: (error as Error).message, cause: String((error as Error).cause) })).not.toContain('4895370000000010');
+    expect(JSON.stringify({ ...(error as object), message: (error as Error).message, cause: String((error as Error).cause) })).not.toContain(
+      '4895370000000010',
+    );
   });
 
   it('hands a 5xx page to the processor client as a status without a body', async () => {

@@ -7,7 +7,13 @@ import { AlertBox } from './ui.js';
 const STEPS = ['Sign in', 'Choose card', 'Pay'];
 
 /** The page around the current step: merchant bar, order summary, Click to Pay panel, footer. */
-export function CheckoutLayout(props: { state: FlowState; merchantName: string; amountText: string; children: ComponentChildren; panelEnd?: ComponentChildren }) {
+export function CheckoutLayout(props: {
+  state: FlowState;
+  merchantName: string;
+  amountText: string;
+  children: ComponentChildren;
+  panelEnd?: ComponentChildren;
+}) {
   const { state, merchantName, amountText, children } = props;
   const { view, loaded, alert, status } = state;
   const step = STEP_OF[view.kind];

@@ -8,7 +8,17 @@ export function BrandMark({ brand, size = 'md', decorative = false }: { brand: s
       return (
         <svg class={cls} viewBox="0 0 40 26" {...a11y} aria-label={decorative ? undefined : 'Visa'}>
           <rect width="40" height="26" rx="4" fill="#1a1f71" />
-          <text x="20" y="17.5" text-anchor="middle" fill="#fff" font-family="Arial, Helvetica, sans-serif" font-size="11.5" font-weight="700" font-style="italic" letter-spacing=".4">
+          <text
+            x="20"
+            y="17.5"
+            text-anchor="middle"
+            fill="#fff"
+            font-family="Arial, Helvetica, sans-serif"
+            font-size="11.5"
+            font-weight="700"
+            font-style="italic"
+            letter-spacing=".4"
+          >
             VISA
           </text>
         </svg>

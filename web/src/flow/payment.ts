@@ -88,7 +88,8 @@ export async function retryWithAnotherCard(ctx: FlowContext): Promise<void> {
     // Another tab may have retried or paid meanwhile: the order says what is true now.
     const current = await session.api.order(context.outletId, context.orderRef).catch(() => undefined);
     const last = current && currentPayment(current);
-    if (!current || !last || last.paymentRef === declined.paymentRef) return store.dispatch({ type: 'retryFailed', payment: declined, alert: TEXT.retryFailed });
+    if (!current || !last || last.paymentRef === declined.paymentRef)
+      return store.dispatch({ type: 'retryFailed', payment: declined, alert: TEXT.retryFailed });
     if (last.state !== 'STARTED') return settle(ctx, last);
     order = current;
   }

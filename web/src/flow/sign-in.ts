@@ -19,20 +19,28 @@ export async function lookup(ctx: FlowContext, identity: ConsumerIdentity): Prom
       store.dispatch({ type: 'consumerNotFound', typed: identity.value });
       return undefined;
     }
-    store.dispatch({ type: 'consumerFound', ...(result.validation ? { otp: { maskedChannel: result.validation.maskedChannel, channel: result.validation.channel } } : {}) });
+    store.dispatch({
+      type: 'consumerFound',
+      ...(result.validation ? { otp: { maskedChannel: result.validation.maskedChannel, channel: result.validation.channel } } : {}),
+    });
     if (!result.validation) await loadCards(ctx);
     return undefined;
   } catch (error) {
     if (isSdkError(error) && error.reason === 'NOT_AUTHENTICATED') return void (await initSdk(ctx, { alert: TEXT.authFailed }));
     if (isSdkError(error) && error.reason === 'INVALID_IDENTITY') {
-      return identity.type === 'EMAIL' ? 'Click to Pay can’t use this email address. Check it and try again.' : 'Click to Pay can’t use this mobile number. Check it and try again.';
+      return identity.type === 'EMAIL'
+        ? 'Click to Pay can’t use this email address. Check it and try again.'
+        : 'Click to Pay can’t use this mobile number. Check it and try again.';
     }
     store.dispatch({ type: 'signInFailed', alert: isSdkError(error) && error.reason === 'ACCOUNT_LOCKED' ? TEXT.accountLocked : TEXT.authFailed });
     return undefined;
   }
 }
 
-export async function switchIdentity(ctx: FlowContext, message = 'You’re signed out of Click to Pay. Enter another email address or mobile number.'): Promise<void> {
+export async function switchIdentity(
+  ctx: FlowContext,
+  message = 'You’re signed out of Click to Pay. Enter another email address or mobile number.',
+): Promise<void> {
   const sdk = ctx.sdk;
   ctx.store.dispatch({ type: 'signOutStarted' });
   await sdk?.signOut().catch(() => undefined);

@@ -153,7 +153,13 @@ export class MastercardClickToPaySdk implements ClickToPaySdk {
     let result: Record<string, unknown>;
     try {
       result = newCard
-        ? await sdk.checkoutWithNewCard({ windowRef, encryptedCard: newCard.encryptedCard, cardBrand: newCard.cardBrand, rememberMe: false, dpaTransactionOptions })
+        ? await sdk.checkoutWithNewCard({
+            windowRef,
+            encryptedCard: newCard.encryptedCard,
+            cardBrand: newCard.cardBrand,
+            rememberMe: false,
+            dpaTransactionOptions,
+          })
         : await sdk.checkoutWithCard({ windowRef, srcDigitalCardId: input.srcDigitalCardId, rememberMe: false, dpaTransactionOptions });
     } catch (error) {
       throw normalise(error, 'CHECKOUT_FAILED');

@@ -29,12 +29,17 @@ export class SandboxClickToPaySdk implements ClickToPaySdk {
   async init(options: SdkInitOptions): Promise<void> {
     this.dpaId = options.dpaId;
     this.encryptionKey = options.serviceEncryptionKey;
-    const body = await this.call<{ sessionId?: unknown }>('/init', {
-      dpaId: options.dpaId,
-      dpaClientId: options.dpaClientId,
-      locale: options.locale,
-      cardBrands: options.cardBrands,
-    }, 'INIT_FAILED', true);
+    const body = await this.call<{ sessionId?: unknown }>(
+      '/init',
+      {
+        dpaId: options.dpaId,
+        dpaClientId: options.dpaClientId,
+        locale: options.locale,
+        cardBrands: options.cardBrands,
+      },
+      'INIT_FAILED',
+      true,
+    );
     if (typeof body.sessionId !== 'string' || !body.sessionId) throw new SdkError('INIT_FAILED');
     this.sessionId = body.sessionId;
   }
@@ -100,12 +105,17 @@ export class SandboxClickToPaySdk implements ClickToPaySdk {
   }
 
   async checkout(input: CheckoutInput): Promise<CheckoutResult> {
-    const body = await this.call<CheckoutResult>('/checkout', {
-      sessionId: this.session(),
-      srcDigitalCardId: input.srcDigitalCardId,
-      dpaId: this.dpaId,
-      transactionAmount: { transactionAmount: input.amount.value, transactionCurrencyCode: input.amount.currencyCode },
-    }, 'CHECKOUT_FAILED', true);
+    const body = await this.call<CheckoutResult>(
+      '/checkout',
+      {
+        sessionId: this.session(),
+        srcDigitalCardId: input.srcDigitalCardId,
+        dpaId: this.dpaId,
+        transactionAmount: { transactionAmount: input.amount.value, transactionCurrencyCode: input.amount.currencyCode },
+      },
+      'CHECKOUT_FAILED',
+      true,
+    );
     if (!body || typeof body !== 'object' || Array.isArray(body)) throw new SdkError('CHECKOUT_FAILED');
     return body;
   }

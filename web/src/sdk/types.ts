@@ -31,9 +31,7 @@ export interface ServiceEncryptionKey {
   e: string;
 }
 
-export type ConsumerIdentity =
-  | { type: 'EMAIL'; value: string }
-  | { type: 'MOBILE_NUMBER'; value: string; countryCode: string; nationalNumber: string };
+export type ConsumerIdentity = { type: 'EMAIL'; value: string } | { type: 'MOBILE_NUMBER'; value: string; countryCode: string; nationalNumber: string };
 
 export type ValidationChannel = 'EMAIL' | 'SMS';
 

@@ -34,7 +34,9 @@ function firstEncryptionKey(body: unknown): CardKey {
   const key = list.find((k): k is Record<string, unknown> => {
     if (!k || typeof k !== 'object') return false;
     const jwk = k as Record<string, unknown>;
-    return jwk.kty === 'RSA' && (jwk.use === undefined || jwk.use === 'enc') && typeof jwk.kid === 'string' && typeof jwk.n === 'string' && typeof jwk.e === 'string';
+    return (
+      jwk.kty === 'RSA' && (jwk.use === undefined || jwk.use === 'enc') && typeof jwk.kid === 'string' && typeof jwk.n === 'string' && typeof jwk.e === 'string'
+    );
   });
   if (!key) throw new Error('no RSA encryption key with a kid');
   return key as unknown as CardKey;

@@ -66,7 +66,13 @@ export function AddCardStep(props: {
           error={errors.number}
           inputRef={refs.number}
           maxLength={23}
-          trailing={brand ? <span class="field-trailing"><BrandMark brand={brand} size="sm" /></span> : null}
+          trailing={
+            brand ? (
+              <span class="field-trailing">
+                <BrandMark brand={brand} size="sm" />
+              </span>
+            ) : null
+          }
         />
         <div class="field-row">
           <Field

@@ -32,9 +32,7 @@ export function DeclinedStep({ payment, notice, details, onRetry }: { payment: P
           Taking you back to {details.shop.name}…
         </p>
       ) : !onRetry && !details.shop ? (
-        <p class="fine-print fine-print--center">
-          To try again with another card or payment method, return to {details.merchantName} and start a new payment.
-        </p>
+        <p class="fine-print fine-print--center">To try again with another card or payment method, return to {details.merchantName} and start a new payment.</p>
       ) : null}
     </div>
   );

@@ -95,8 +95,8 @@ export function IdentityStep(props: {
         <div class="callout" role="status">
           <p class="callout-title">No Click to Pay profile found</p>
           <p>
-            We couldn’t find Click to Pay for {draft.mode === 'email' ? 'this email address' : 'this mobile number'}. Check it for typos, or add a card
-            to pay now.
+            We couldn’t find Click to Pay for {draft.mode === 'email' ? 'this email address' : 'this mobile number'}. Check it for typos, or add a card to pay
+            now.
           </p>
           <Button variant="secondary" onClick={props.onAddCard}>
             Add a card

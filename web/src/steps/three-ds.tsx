@@ -4,7 +4,7 @@ import { Button, StepHeading } from '../components/ui.js';
 import { acsTarget, cresOf, newSessionData, postCreq } from '../three-ds-challenge.js';
 
 /**
- * The issuer's challenge in an iframe, as EMV 3DS 2.2's browser flow has it 
+ * The issuer's challenge in an iframe, as EMV 3DS 2.2's browser flow has it
  * (docs/integrating/three-ds.md): a hidden form POSTs the creq into the frame at the ACS (any origin); the ACS
  * POSTs the cres to our notification URL in that frame, whose page posts it here — taken only
  * from our own origin, from that frame, with this challenge's session data, once. No pop-up,

@@ -16,7 +16,9 @@ import type { ConfirmationOutcome, NetworkConfirmation } from '../../../core/por
  * 02 Failure. Mastercard's step-10 page also tabulates which pair it expects per merchant
  * action; this table is our reading of it and the one place to adjust at certification.
  */
-export const CHECKOUT_EVENT_CODES: Readonly<Record<ConfirmationOutcome, { checkoutEventType: string; checkoutEventStatus: string; confirmationStatus: string }>> = {
+export const CHECKOUT_EVENT_CODES: Readonly<
+  Record<ConfirmationOutcome, { checkoutEventType: string; checkoutEventStatus: string; confirmationStatus: string }>
+> = {
   AUTHORISED: { checkoutEventType: '01', checkoutEventStatus: '01', confirmationStatus: '01' },
   DECLINED: { checkoutEventType: '01', checkoutEventStatus: '03', confirmationStatus: '02' },
   CAPTURED: { checkoutEventType: '02', checkoutEventStatus: '02', confirmationStatus: '01' },
@@ -54,7 +56,10 @@ export function mastercardConfirmationBody(confirmation: NetworkConfirmation, sr
       ...(confirmation.authorizationCode ? { networkAuthorizationCode: confirmation.authorizationCode } : {}),
       // The acquirer does not hand us the network's trace id: Mastercard's documented "unknown".
       ...(codes.checkoutEventType === '01' ? { networkTransactionIdentifier: 'UNAVLB' } : {}),
-      transactionAmount: { transactionAmount: majorUnits(confirmation.amount.value, confirmation.amount.currencyCode), transactionCurrencyCode: confirmation.amount.currencyCode },
+      transactionAmount: {
+        transactionAmount: majorUnits(confirmation.amount.value, confirmation.amount.currencyCode),
+        transactionCurrencyCode: confirmation.amount.currencyCode,
+      },
     },
   };
 }

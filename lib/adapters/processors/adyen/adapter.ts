@@ -1,4 +1,11 @@
-import type { ProcessorAdapter, ProcessorAuthorizationRequest, ProcessorModificationRequest, ProcessorOutcome, RecoveryAnswer, RecoveryQuery } from '../port.js';
+import type {
+  ProcessorAdapter,
+  ProcessorAuthorizationRequest,
+  ProcessorModificationRequest,
+  ProcessorOutcome,
+  RecoveryAnswer,
+  RecoveryQuery,
+} from '../port.js';
 import { operationKey } from '../transport/base-url.js';
 import { ProcessorMaybeSentError } from '../transport/failures.js';
 import { AdyenCheckoutClient } from './client.js';
@@ -32,8 +39,18 @@ export class AdyenProcessor implements ProcessorAdapter {
 
   async modify(request: ProcessorModificationRequest, signal: AbortSignal): Promise<ProcessorOutcome> {
     const body = toModificationRequest(request, this.config.merchantAccount);
-    const answer = await this.client.modify(ADYEN_MODIFICATION[request.kind], request.processorReference, body, operationKey(request.kind, request.idempotencyKey), signal);
-    return outcomeOfModification(answer, { reference: body.reference, paymentPspReference: request.processorReference, ...(body.amount ? { amount: body.amount } : {}) });
+    const answer = await this.client.modify(
+      ADYEN_MODIFICATION[request.kind],
+      request.processorReference,
+      body,
+      operationKey(request.kind, request.idempotencyKey),
+      signal,
+    );
+    return outcomeOfModification(answer, {
+      reference: body.reference,
+      paymentPspReference: request.processorReference,
+      ...(body.amount ? { amount: body.amount } : {}),
+    });
   }
 
   async recover(query: RecoveryQuery, signal: AbortSignal): Promise<RecoveryAnswer> {

@@ -80,7 +80,22 @@ export const adyenCheckoutV71: Transcription = {
         refusalReasonCode: { type: 'string' },
         resultCode: {
           type: 'string',
-          enum: ['AuthenticationFinished', 'AuthenticationNotRequired', 'Authorised', 'Cancelled', 'ChallengeShopper', 'Error', 'IdentifyShopper', 'PartiallyAuthorised', 'Pending', 'PresentToShopper', 'Received', 'RedirectShopper', 'Refused', 'Success'],
+          enum: [
+            'AuthenticationFinished',
+            'AuthenticationNotRequired',
+            'Authorised',
+            'Cancelled',
+            'ChallengeShopper',
+            'Error',
+            'IdentifyShopper',
+            'PartiallyAuthorised',
+            'Pending',
+            'PresentToShopper',
+            'Received',
+            'RedirectShopper',
+            'Refused',
+            'Success',
+          ],
         },
       },
     },
@@ -157,7 +172,22 @@ export const adyenCheckoutV71: Transcription = {
 /** Which transcribed component each operation's request and 2xx answer are (the check script reads the paths too). */
 export const adyenOperations = {
   payments: { method: 'post', path: '/payments', request: 'PaymentRequest', answer: { status: 200, schema: 'PaymentResponse' } },
-  captures: { method: 'post', path: '/payments/{paymentPspReference}/captures', request: 'PaymentCaptureRequest', answer: { status: 201, schema: 'PaymentCaptureResponse' } },
-  cancels: { method: 'post', path: '/payments/{paymentPspReference}/cancels', request: 'PaymentCancelRequest', answer: { status: 201, schema: 'PaymentCancelResponse' } },
-  refunds: { method: 'post', path: '/payments/{paymentPspReference}/refunds', request: 'PaymentRefundRequest', answer: { status: 201, schema: 'PaymentRefundResponse' } },
+  captures: {
+    method: 'post',
+    path: '/payments/{paymentPspReference}/captures',
+    request: 'PaymentCaptureRequest',
+    answer: { status: 201, schema: 'PaymentCaptureResponse' },
+  },
+  cancels: {
+    method: 'post',
+    path: '/payments/{paymentPspReference}/cancels',
+    request: 'PaymentCancelRequest',
+    answer: { status: 201, schema: 'PaymentCancelResponse' },
+  },
+  refunds: {
+    method: 'post',
+    path: '/payments/{paymentPspReference}/refunds',
+    request: 'PaymentRefundRequest',
+    answer: { status: 201, schema: 'PaymentRefundResponse' },
+  },
 } as const;

@@ -3,7 +3,14 @@ import { toZod } from '../schema/to-zod.js';
 import { callJson, type JsonAnswer, type JsonHttpEndpoint } from '../transport/json-http.js';
 import { ProcessorMaybeSentError, ProcessorNotReachedError, ProcessorRejectedRequestError } from '../transport/failures.js';
 import { adyenCheckoutV71, adyenOperations } from './api-schema.js';
-import type { AdyenModification, AdyenModificationRequest, AdyenModificationResponse, AdyenPaymentRequest, AdyenPaymentResponse, AdyenServiceError } from './types.js';
+import type {
+  AdyenModification,
+  AdyenModificationRequest,
+  AdyenModificationResponse,
+  AdyenPaymentRequest,
+  AdyenPaymentResponse,
+  AdyenServiceError,
+} from './types.js';
 
 const PROCESSOR = 'adyen';
 const answers = {
@@ -29,11 +36,21 @@ export class AdyenCheckoutClient {
   }
 
   async payments(body: AdyenPaymentRequest, idempotencyKey: string, signal: AbortSignal): Promise<AdyenPaymentResponse> {
-    const answer = await callJson(this.endpoint, { method: 'POST', path: '/payments', body, idempotency: { header: 'Idempotency-Key', key: idempotencyKey } }, signal);
+    const answer = await callJson(
+      this.endpoint,
+      { method: 'POST', path: '/payments', body, idempotency: { header: 'Idempotency-Key', key: idempotencyKey } },
+      signal,
+    );
     return read(answer, 200, answers.payments) as AdyenPaymentResponse;
   }
 
-  async modify(kind: AdyenModification, paymentPspReference: string, body: AdyenModificationRequest, idempotencyKey: string, signal: AbortSignal): Promise<AdyenModificationResponse> {
+  async modify(
+    kind: AdyenModification,
+    paymentPspReference: string,
+    body: AdyenModificationRequest,
+    idempotencyKey: string,
+    signal: AbortSignal,
+  ): Promise<AdyenModificationResponse> {
     const path = `/payments/${encodeURIComponent(paymentPspReference)}/${kind}`;
     const answer = await callJson(this.endpoint, { method: 'POST', path, body, idempotency: { header: 'Idempotency-Key', key: idempotencyKey } }, signal);
     return read(answer, 201, answers[kind]) as AdyenModificationResponse;

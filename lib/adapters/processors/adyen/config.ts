@@ -20,9 +20,17 @@ export type AdyenAdapterConfig = z.infer<typeof adyenAdapterConfig>;
  * The secret's shape (Secrets Manager JSON or SSM SecureString JSON): the API key, and for live
  * the company's endpoint prefix (Customer Area → Developers → API URLs).
  */
-export const adyenCredentials = z.object({ apiKey: z.string().min(1), liveUrlPrefix: z.string().regex(/^[a-z0-9-]+$/).optional() });
+export const adyenCredentials = z.object({
+  apiKey: z.string().min(1),
+  liveUrlPrefix: z
+    .string()
+    .regex(/^[a-z0-9-]+$/)
+    .optional(),
+});
 
 /** Checkout API v71 base URL: the test endpoint, or the live one under the company's prefix. */
 export function adyenCheckoutBaseUrl(credentials: z.infer<typeof adyenCredentials>): string {
-  return credentials.liveUrlPrefix ? `https://${credentials.liveUrlPrefix}-checkout-live.adyenpayments.com/checkout/v71` : 'https://checkout-test.adyen.com/v71';
+  return credentials.liveUrlPrefix
+    ? `https://${credentials.liveUrlPrefix}-checkout-live.adyenpayments.com/checkout/v71`
+    : 'https://checkout-test.adyen.com/v71';
 }

@@ -14,17 +14,28 @@ import type { AdyenModificationResponse, AdyenPaymentResponse } from './types.js
  * body: a second request under it would otherwise be mistaken for the first).
  */
 export function outcomeOfPayment(answer: AdyenPaymentResponse, request: { reference: string; amount: { currency: string; value: number } }): ProcessorOutcome {
-  const other = (answer.merchantReference !== undefined && answer.merchantReference !== request.reference) || (answer.amount !== undefined && (answer.amount.value !== request.amount.value || answer.amount.currency !== request.amount.currency));
+  const other =
+    (answer.merchantReference !== undefined && answer.merchantReference !== request.reference) ||
+    (answer.amount !== undefined && (answer.amount.value !== request.amount.value || answer.amount.currency !== request.amount.currency));
   if (other) throw new ProcessorMaybeSentError('adyen', 'idempotency-conflict');
   const pspReference = answer.pspReference;
   switch (answer.resultCode) {
     case 'Authorised':
       if (!pspReference) throw new ProcessorMaybeSentError('adyen', 'unparseable-answer');
-      return { kind: 'approved', processorReference: pspReference, resultCode: 'Authorised', ...(answer.additionalData?.authCode ? { authorizationCode: answer.additionalData.authCode } : {}) };
+      return {
+        kind: 'approved',
+        processorReference: pspReference,
+        resultCode: 'Authorised',
+        ...(answer.additionalData?.authCode ? { authorizationCode: answer.additionalData.authCode } : {}),
+      };
     case 'Refused':
     case 'Error':
     case 'Cancelled':
-      return { kind: 'declined', ...(pspReference ? { processorReference: pspReference } : {}), decline: adyenDecline(answer.refusalReasonCode, answer.additionalData?.refusalReasonRaw) };
+      return {
+        kind: 'declined',
+        ...(pspReference ? { processorReference: pspReference } : {}),
+        decline: adyenDecline(answer.refusalReasonCode, answer.additionalData?.refusalReasonRaw),
+      };
     case 'Received':
     case 'Pending':
       if (!pspReference) throw new ProcessorMaybeSentError('adyen', 'unparseable-answer');
@@ -32,7 +43,11 @@ export function outcomeOfPayment(answer: AdyenPaymentResponse, request: { refere
     case 'ChallengeShopper':
     case 'IdentifyShopper':
     case 'RedirectShopper':
-      return { kind: 'declined', ...(pspReference ? { processorReference: pspReference } : {}), decline: decline('AUTHENTICATION_REQUIRED', `adyen:${answer.resultCode}`) };
+      return {
+        kind: 'declined',
+        ...(pspReference ? { processorReference: pspReference } : {}),
+        decline: decline('AUTHENTICATION_REQUIRED', `adyen:${answer.resultCode}`),
+      };
     default:
       // PartiallyAuthorised (never asked for), PresentToShopper, Success…: not an answer to this request.
       throw new ProcessorMaybeSentError('adyen', 'unparseable-answer');
@@ -40,7 +55,10 @@ export function outcomeOfPayment(answer: AdyenPaymentResponse, request: { refere
 }
 
 /** A modification answer (201 received): the modification is pending until its notification. */
-export function outcomeOfModification(answer: AdyenModificationResponse, request: { reference: string; paymentPspReference: string; amount?: { value: number } }): ProcessorOutcome {
+export function outcomeOfModification(
+  answer: AdyenModificationResponse,
+  request: { reference: string; paymentPspReference: string; amount?: { value: number } },
+): ProcessorOutcome {
   const otherAmount = request.amount !== undefined && answer.amount !== undefined && answer.amount.value !== request.amount.value;
   if ((answer.reference !== undefined && answer.reference !== request.reference) || answer.paymentPspReference !== request.paymentPspReference || otherAmount) {
     throw new ProcessorMaybeSentError('adyen', 'idempotency-conflict');

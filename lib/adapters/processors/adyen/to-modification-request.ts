@@ -6,7 +6,11 @@ import type { AdyenModification, AdyenModificationRequest } from './types.js';
  * A reversal (SPEC 4.12: void while nothing is captured) is a cancel; /reversals (cancel-or-
  * refund, Adyen decides) is not used, since the service always knows which one it means.
  */
-export const ADYEN_MODIFICATION: Readonly<Record<ProcessorModificationRequest['kind'], AdyenModification>> = { CAPTURE: 'captures', REVERSAL: 'cancels', REFUND: 'refunds' };
+export const ADYEN_MODIFICATION: Readonly<Record<ProcessorModificationRequest['kind'], AdyenModification>> = {
+  CAPTURE: 'captures',
+  REVERSAL: 'cancels',
+  REFUND: 'refunds',
+};
 
 export function toModificationRequest(request: ProcessorModificationRequest, merchantAccount: string): AdyenModificationRequest {
   const base = { merchantAccount, reference: request.idempotencyKey };

@@ -1,4 +1,11 @@
-import type { ProcessorAdapter, ProcessorAuthorizationRequest, ProcessorModificationRequest, ProcessorOutcome, RecoveryAnswer, RecoveryQuery } from '../port.js';
+import type {
+  ProcessorAdapter,
+  ProcessorAuthorizationRequest,
+  ProcessorModificationRequest,
+  ProcessorOutcome,
+  RecoveryAnswer,
+  RecoveryQuery,
+} from '../port.js';
 import { operationKey } from '../transport/base-url.js';
 import { ProcessorMaybeSentError } from '../transport/failures.js';
 import { CheckoutComClient } from './client.js';
@@ -31,8 +38,15 @@ export class CheckoutComProcessor implements ProcessorAdapter {
   }
 
   async modify(request: ProcessorModificationRequest, signal: AbortSignal): Promise<ProcessorOutcome> {
-    const answer = await this.client.action(CKO_ACTION[request.kind], request.processorReference, toActionRequest(request), operationKey(request.kind, request.idempotencyKey), signal);
-    if (answer.reference !== undefined && answer.reference !== request.idempotencyKey) throw new ProcessorMaybeSentError('checkout_com', 'idempotency-conflict');
+    const answer = await this.client.action(
+      CKO_ACTION[request.kind],
+      request.processorReference,
+      toActionRequest(request),
+      operationKey(request.kind, request.idempotencyKey),
+      signal,
+    );
+    if (answer.reference !== undefined && answer.reference !== request.idempotencyKey)
+      throw new ProcessorMaybeSentError('checkout_com', 'idempotency-conflict');
     return { kind: 'pending', processorReference: answer.action_id };
   }
 

@@ -33,7 +33,11 @@ export class CheckoutComClient {
   }
 
   async requestPayment(body: CkoPaymentRequest, idempotencyKey: string, signal: AbortSignal): Promise<{ status: 201 | 202; answer: CkoPaymentAnswer }> {
-    const answer = await callJson(this.endpoint, { method: 'POST', path: '/payments', body, idempotency: { header: 'Cko-Idempotency-Key', key: idempotencyKey } }, signal);
+    const answer = await callJson(
+      this.endpoint,
+      { method: 'POST', path: '/payments', body, idempotency: { header: 'Cko-Idempotency-Key', key: idempotencyKey } },
+      signal,
+    );
     if (answer.status === 201) return { status: 201, answer: parse(answer, answers.processed) as CkoPaymentAnswer };
     if (answer.status === 202) return { status: 202, answer: parse(answer, answers.accepted) as CkoPaymentAnswer };
     throw failure(answer);

@@ -14,7 +14,14 @@ export const checkoutComAdapterConfig = z.object({
 export type CheckoutComAdapterConfig = z.infer<typeof checkoutComAdapterConfig>;
 
 /** The secret's shape: the secret API key, and the account's base-URL prefix (Dashboard → Developers). */
-export const checkoutComCredentials = z.object({ secretKey: z.string().min(1), urlPrefix: z.string().regex(/^[a-z0-9]+$/).optional(), sandbox: z.boolean().default(false) });
+export const checkoutComCredentials = z.object({
+  secretKey: z.string().min(1),
+  urlPrefix: z
+    .string()
+    .regex(/^[a-z0-9]+$/)
+    .optional(),
+  sandbox: z.boolean().default(false),
+});
 
 /** https://{prefix}.api[.sandbox].checkout.com (api-reference.checkout.com "Base URLs"). */
 export function checkoutComBaseUrl(credentials: z.infer<typeof checkoutComCredentials>): string {

@@ -15,14 +15,21 @@ export function outcomeOfPayment(status: 201 | 202, answer: CkoPaymentAnswer, re
     throw new ProcessorMaybeSentError('checkout_com', 'idempotency-conflict');
   }
   if (status === 202 || answer.status === 'Pending') return { kind: 'pending', processorReference: answer.id };
-  if (answer.approved === true) return { kind: 'approved', processorReference: answer.id, resultCode: answer.response_code ?? '10000', ...(answer.auth_code ? { authorizationCode: answer.auth_code } : {}) };
+  if (answer.approved === true)
+    return {
+      kind: 'approved',
+      processorReference: answer.id,
+      resultCode: answer.response_code ?? '10000',
+      ...(answer.auth_code ? { authorizationCode: answer.auth_code } : {}),
+    };
   return { kind: 'declined', processorReference: answer.id, decline: checkoutComDecline(answer.response_code) };
 }
 
 /** A payment found by reference: approved at some point, declined, or still pending. */
 export function outcomeOfDetails(details: CkoPaymentDetails, authorization: CkoPaymentAction | undefined): ProcessorOutcome {
   if (details.status === 'Pending') return { kind: 'pending', processorReference: details.id };
-  if (details.approved && APPROVED_STATUSES.has(details.status)) return { kind: 'approved', processorReference: details.id, resultCode: authorization?.response_code ?? '10000' };
+  if (details.approved && APPROVED_STATUSES.has(details.status))
+    return { kind: 'approved', processorReference: details.id, resultCode: authorization?.response_code ?? '10000' };
   return { kind: 'declined', processorReference: details.id, decline: checkoutComDecline(authorization?.response_code) };
 }
 

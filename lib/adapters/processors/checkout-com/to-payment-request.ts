@@ -22,7 +22,8 @@ const TOKEN_TYPE: Readonly<Record<string, 'vts' | 'mdes'>> = { VISA: 'vts', MAST
  */
 export function toPaymentRequest(request: ProcessorAuthorizationRequest, processingChannelId: string): CkoPaymentRequest {
   const tokenType = TOKEN_TYPE[request.brand];
-  if (request.credential.kind !== 'token' || !tokenType) throw new UnsupportedCredentialError('the Checkout.com adapter authorizes Visa and Mastercard network tokens only');
+  if (request.credential.kind !== 'token' || !tokenType)
+    throw new UnsupportedCredentialError('the Checkout.com adapter authorizes Visa and Mastercard network tokens only');
   const { month, year } = expiryOf(request.credential);
   return {
     source: {
@@ -47,5 +48,11 @@ export function toPaymentRequest(request: ProcessorAuthorizationRequest, process
 
 function threeDs(request: ProcessorAuthorizationRequest): CkoThreeDs {
   const result = request.threeDs!;
-  return { enabled: true, eci: eciFor(request.brand, result.eci), cryptogram: result.authenticationValue, xid: result.dsTransactionId, version: result.protocolVersion };
+  return {
+    enabled: true,
+    eci: eciFor(request.brand, result.eci),
+    cryptogram: result.authenticationValue,
+    xid: result.dsTransactionId,
+    version: result.protocolVersion,
+  };
 }

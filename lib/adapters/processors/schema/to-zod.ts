@@ -24,7 +24,10 @@ export function toZod(transcription: Transcription, name: string, mode: 'request
         return stringSchema(node);
       case 'integer': {
         const [min, max] = node.format === 'int32' ? [-(2 ** 31), 2 ** 31 - 1] : [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-        return z.int().min(Math.max(min, node.minimum ?? min)).max(Math.min(max, node.maximum ?? max));
+        return z
+          .int()
+          .min(Math.max(min, node.minimum ?? min))
+          .max(Math.min(max, node.maximum ?? max));
       }
       case 'boolean':
         return z.boolean();
@@ -34,7 +37,9 @@ export function toZod(transcription: Transcription, name: string, mode: 'request
       }
       case 'object': {
         const required = new Set(node.required ?? []);
-        const shape = Object.fromEntries(Object.entries(node.properties).map(([key, inner]) => [key, required.has(key) ? build(inner) : build(inner).optional()]));
+        const shape = Object.fromEntries(
+          Object.entries(node.properties).map(([key, inner]) => [key, required.has(key) ? build(inner) : build(inner).optional()]),
+        );
         if (node.additionalProperties && typeof node.additionalProperties === 'object') {
           return Object.keys(shape).length === 0 ? z.record(z.string(), build(node.additionalProperties)) : z.looseObject(shape);
         }

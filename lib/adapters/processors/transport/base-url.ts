@@ -13,6 +13,7 @@ export const processorBaseUrl = z.url().refine((value) => {
 /** The idempotency key of one operation: its kind and our reference (≤ 64 characters for Adyen). */
 export function operationKey(kind: 'AUTHORIZE' | 'CAPTURE' | 'REVERSAL' | 'REFUND', reference: string): string {
   const key = `${kind.toLowerCase()}:${reference}`;
-  if (key.length > 64 || !/^[\x21-\x7e]+$/.test(key)) throw new RangeError('an operation reference makes an idempotency key of at most 64 printable characters');
+  if (key.length > 64 || !/^[\x21-\x7e]+$/.test(key))
+    throw new RangeError('an operation reference makes an idempotency key of at most 64 printable characters');
   return key;
 }

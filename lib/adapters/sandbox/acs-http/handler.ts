@@ -23,39 +23,42 @@ const CREQ_MAX = 4096;
  */
 export function createSandboxAcsHandler({ transactions, logger, now }: { transactions: SandboxAcsRepository; logger: Logger; now: () => number }) {
   return withInvocationDeadline(async (event: APIGatewayProxyEventV2) => {
-  if ((event.requestContext?.http?.method ?? 'POST') !== 'POST') return { ...page(405, errorPage('Open this page by a form POST of a creq.')), headers: { ...headersFor(), Allow: 'POST' } };
-  const form = formBody(event);
-  if (!form) return page(415, errorPage('A challenge request is form-POSTed (application/x-www-form-urlencoded).'));
-  const creqValue = form.get('creq') ?? '';
-  const sessionData = form.get('threeDSSessionData') ?? undefined;
-  const creq = isBase64Url(creqValue, CREQ_MAX) ? parseCreq(creqValue) : undefined;
-  if (!creq || (sessionData !== undefined && !isBase64Url(sessionData, SESSION_DATA_MAX))) return page(400, errorPage('This verification request is not valid.'));
-  try {
-    const transaction = await transactions.get(creq.threeDSServerTransID);
-    if (!transaction || transaction.acsTransactionId !== creq.acsTransID) return page(404, errorPage('This verification request is unknown or has expired.'));
-    const parent = new URL(transaction.notificationUrl).origin;
-    if (transaction.result) return page(409, errorPage('This verification was already answered.'), parent);
-    const code = form.get('code');
-    if (code === null) return page(200, challengeForm(creqValue, sessionData, formatAmount(transaction.amount.value, transaction.amount.currencyCode)), parent);
+    if ((event.requestContext?.http?.method ?? 'POST') !== 'POST')
+      return { ...page(405, errorPage('Open this page by a form POST of a creq.')), headers: { ...headersFor(), Allow: 'POST' } };
+    const form = formBody(event);
+    if (!form) return page(415, errorPage('A challenge request is form-POSTed (application/x-www-form-urlencoded).'));
+    const creqValue = form.get('creq') ?? '';
+    const sessionData = form.get('threeDSSessionData') ?? undefined;
+    const creq = isBase64Url(creqValue, CREQ_MAX) ? parseCreq(creqValue) : undefined;
+    if (!creq || (sessionData !== undefined && !isBase64Url(sessionData, SESSION_DATA_MAX)))
+      return page(400, errorPage('This verification request is not valid.'));
+    try {
+      const transaction = await transactions.get(creq.threeDSServerTransID);
+      if (!transaction || transaction.acsTransactionId !== creq.acsTransID) return page(404, errorPage('This verification request is unknown or has expired.'));
+      const parent = new URL(transaction.notificationUrl).origin;
+      if (transaction.result) return page(409, errorPage('This verification was already answered.'), parent);
+      const code = form.get('code');
+      if (code === null)
+        return page(200, challengeForm(creqValue, sessionData, formatAmount(transaction.amount.value, transaction.amount.currencyCode)), parent);
 
-    const authenticated = code === SANDBOX_CHALLENGE_CODE;
-    await transactions.recordResult(transaction.transactionId, transaction.acsTransactionId, {
-      transStatus: authenticated ? 'Y' : 'N',
-      ...(authenticated ? { eci: authenticatedEci(transaction.brand) } : {}),
-      at: new Date(now()).toISOString(),
-    });
-    const nonce = scriptNonce();
-    return page(200, cresForm(transaction.notificationUrl, buildCres(creq, authenticated ? 'Y' : 'N'), sessionData, authenticated, nonce), parent, nonce);
-  } catch (error) {
-    if (error instanceof StoreConflictError) return page(409, errorPage('This verification was already answered.'));
-    if (error instanceof DependencyUnavailableError) {
-      logger.warn('sandbox ACS unavailable', { error });
-      const unavailable = page(503, errorPage('Verification is temporarily unavailable: please try again in a moment.'));
-      return { ...unavailable, headers: { ...unavailable.headers, ...errorHeaders(error) } };
+      const authenticated = code === SANDBOX_CHALLENGE_CODE;
+      await transactions.recordResult(transaction.transactionId, transaction.acsTransactionId, {
+        transStatus: authenticated ? 'Y' : 'N',
+        ...(authenticated ? { eci: authenticatedEci(transaction.brand) } : {}),
+        at: new Date(now()).toISOString(),
+      });
+      const nonce = scriptNonce();
+      return page(200, cresForm(transaction.notificationUrl, buildCres(creq, authenticated ? 'Y' : 'N'), sessionData, authenticated, nonce), parent, nonce);
+    } catch (error) {
+      if (error instanceof StoreConflictError) return page(409, errorPage('This verification was already answered.'));
+      if (error instanceof DependencyUnavailableError) {
+        logger.warn('sandbox ACS unavailable', { error });
+        const unavailable = page(503, errorPage('Verification is temporarily unavailable: please try again in a moment.'));
+        return { ...unavailable, headers: { ...unavailable.headers, ...errorHeaders(error) } };
+      }
+      logger.error('sandbox ACS failed', { error });
+      return page(500, errorPage('Verification failed unexpectedly.'));
     }
-    logger.error('sandbox ACS failed', { error });
-    return page(500, errorPage('Verification failed unexpectedly.'));
-  }
   });
 }
 

@@ -49,7 +49,13 @@ export class SandboxConfirmationLedger {
             Key: { pk: ledgerKey(body.srcCorrelationId) },
             UpdateExpression: 'SET kind = :kind, receipts = list_append(if_not_exists(receipts, :none), :receipt), expiresAt = :expiresAt',
             ConditionExpression: 'attribute_not_exists(receipts) OR size(receipts) < :max',
-            ExpressionAttributeValues: { ':kind': 'SRC_CONFIRMATIONS', ':none': [], ':receipt': [receipt], ':expiresAt': epochSeconds(now) + RETENTION_SECONDS, ':max': MAX_RECEIPTS },
+            ExpressionAttributeValues: {
+              ':kind': 'SRC_CONFIRMATIONS',
+              ':none': [],
+              ':receipt': [receipt],
+              ':expiresAt': epochSeconds(now) + RETENTION_SECONDS,
+              ':max': MAX_RECEIPTS,
+            },
           }),
         ),
       );
@@ -60,7 +66,9 @@ export class SandboxConfirmationLedger {
   }
 
   async read(srcCorrelationId: string): Promise<ConfirmationRecord> {
-    const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: { pk: ledgerKey(srcCorrelationId) }, ConsistentRead: true })));
+    const { Item } = await dynamo(() =>
+      this.client.send(new GetCommand({ TableName: this.table, Key: { pk: ledgerKey(srcCorrelationId) }, ConsistentRead: true })),
+    );
     const receipts = (Item?.receipts as ConfirmationReceipt[] | undefined) ?? [];
     const seen = new Set<string>();
     const confirmations = receipts.filter((receipt) => !seen.has(receipt.confirmationId) && seen.add(receipt.confirmationId));

@@ -43,7 +43,12 @@ export function checkEnrollmentJwe(compact: string, current: { kid: string; n: s
     throw invalidCard('The encrypted card must use RSA-OAEP-256 and A128GCM.');
   }
   if (protectedHeader.kid !== current.kid) throw invalidCard('The encrypted card is not encrypted to the current key.');
-  if (encryptedKey.length !== Buffer.from(current.n, 'base64url').length || iv.length !== GCM_IV_BYTES || tag.length !== GCM_TAG_BYTES || ciphertext.length === 0) {
+  if (
+    encryptedKey.length !== Buffer.from(current.n, 'base64url').length ||
+    iv.length !== GCM_IV_BYTES ||
+    tag.length !== GCM_TAG_BYTES ||
+    ciphertext.length === 0
+  ) {
     throw invalidCard('The encrypted card is malformed.');
   }
 }

@@ -20,7 +20,12 @@ interface Operation {
   run: (network: SandboxSrcNetwork, body: never, client: SrcClient) => Promise<unknown>;
 }
 
-const op = <S extends z.ZodType>(schema: S, run: (network: SandboxSrcNetwork, body: z.output<S>, client: SrcClient) => Promise<unknown>, invalid: SrcErrorReason = 'INVALID_REQUEST', status = 200): Operation => ({
+const op = <S extends z.ZodType>(
+  schema: S,
+  run: (network: SandboxSrcNetwork, body: z.output<S>, client: SrcClient) => Promise<unknown>,
+  invalid: SrcErrorReason = 'INVALID_REQUEST',
+  status = 200,
+): Operation => ({
   schema,
   invalid,
   status,

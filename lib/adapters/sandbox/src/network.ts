@@ -79,19 +79,23 @@ export class SandboxSrcNetwork {
     if (consumer && !consumer.locked) {
       await this.deps.limiter.consume('identity-lookups', consumer.id, this.deps.limits.lookupsPerConsumer, this.deps.now());
     }
-    return this.change<LookupReply>(sessionId, (state) => {
-      if (state.locked) return { state, reply: accountLocked() };
-      const lookups = state.lookups ?? 0;
-      if (lookups >= this.deps.limits.lookupsPerSession) return { state, reply: sessionLookupLimit() };
-      const anonymous = forgetConsumer({ ...state, lookups: lookups + 1 }, { keepCards: true });
-      if (!consumer) return { state: anonymous, reply: { consumerPresent: false } };
-      if (consumer.locked) return { state: anonymous, reply: accountLocked() };
-      const channel = channelFor(identity.type);
-      return {
-        state: startOtp(anonymous, consumer.id, channel, this.deps.now()),
-        reply: { consumerPresent: true, maskedValidationChannel: maskedChannel(consumer, channel), validationChannel: channel },
-      };
-    }, current);
+    return this.change<LookupReply>(
+      sessionId,
+      (state) => {
+        if (state.locked) return { state, reply: accountLocked() };
+        const lookups = state.lookups ?? 0;
+        if (lookups >= this.deps.limits.lookupsPerSession) return { state, reply: sessionLookupLimit() };
+        const anonymous = forgetConsumer({ ...state, lookups: lookups + 1 }, { keepCards: true });
+        if (!consumer) return { state: anonymous, reply: { consumerPresent: false } };
+        if (consumer.locked) return { state: anonymous, reply: accountLocked() };
+        const channel = channelFor(identity.type);
+        return {
+          state: startOtp(anonymous, consumer.id, channel, this.deps.now()),
+          reply: { consumerPresent: true, maskedValidationChannel: maskedChannel(consumer, channel), validationChannel: channel },
+        };
+      },
+      current,
+    );
   }
 
   async resendOtp({ sessionId }: { sessionId: string }) {
@@ -114,13 +118,18 @@ export class SandboxSrcNetwork {
     const rule = this.deps.limits.otpFailuresPerConsumer;
     if (consumerId && outcome === 'wrong') await this.deps.limiter.consume('otp-failures', consumerId, rule, this.deps.now());
     if (consumerId && outcome === 'correct') await this.deps.limiter.check('otp-failures', consumerId, rule, this.deps.now());
-    const state = await this.change<SrcSessionState>(sessionId, (latest) => {
-      // A lookup for another consumer in between: the code (and the counter charged above)
-      // belonged to the one before, so this code validates nothing.
-      if (latest.consumerId !== consumerId) return { state: latest, reply: new SrcError(409, 'NO_PENDING_OTP', 'This code was sent to another identity: ask for a new one.') };
-      const { state: next, reply } = validateOtp(latest, otp, this.deps.now());
-      return { state: next, reply: reply instanceof SrcError ? reply : next };
-    }, current);
+    const state = await this.change<SrcSessionState>(
+      sessionId,
+      (latest) => {
+        // A lookup for another consumer in between: the code (and the counter charged above)
+        // belonged to the one before, so this code validates nothing.
+        if (latest.consumerId !== consumerId)
+          return { state: latest, reply: new SrcError(409, 'NO_PENDING_OTP', 'This code was sent to another identity: ask for a new one.') };
+        const { state: next, reply } = validateOtp(latest, otp, this.deps.now());
+        return { state: next, reply: reply instanceof SrcError ? reply : next };
+      },
+      current,
+    );
     const consumer = consumerById(state.consumerId)!;
     // The documented cards-error consumer: authenticated, but its card list cannot be read.
     if (consumer.cardsUnavailable) return { consumer: maskedConsumer(consumer) };

@@ -11,7 +11,10 @@ export const initBody = z.object({
   dpaId: z.string().min(1).max(128),
   dpaClientId: z.string().max(128).optional(),
   locale: z.string().max(35).optional(),
-  cardBrands: z.array(z.string().regex(/^[A-Za-z]{2,20}$/)).min(1).max(8),
+  cardBrands: z
+    .array(z.string().regex(/^[A-Za-z]{2,20}$/))
+    .min(1)
+    .max(8),
 });
 
 export const identityLookupBody = z.object({
@@ -33,7 +36,10 @@ export const validateOtpBody = z.object({ sessionId, otp: z.string().max(12) });
 
 export const enrollCardBody = z.object({
   sessionId,
-  encryptedCard: z.string().min(1).max(16 * 1024),
+  encryptedCard: z
+    .string()
+    .min(1)
+    .max(16 * 1024),
   brand: z.enum(['VISA', 'MASTERCARD']),
   panBin: z.string().regex(/^\d{6,8}$/),
   panLastFour: z.string().regex(/^\d{4}$/),
@@ -67,7 +73,10 @@ export const confirmationBody = z.object({
   confirmationData: z.object({
     checkoutEventType: z.string().regex(/^0[1-7]$/),
     checkoutEventStatus: z.string().regex(/^\d{2}$/),
-    confirmationStatus: z.string().regex(/^0[1-3]$/).optional(),
+    confirmationStatus: z
+      .string()
+      .regex(/^0[1-3]$/)
+      .optional(),
     confirmationReason: z.string().max(256).optional(),
     confirmationTimestamp: z.iso.datetime(),
     networkAuthorizationCode: z.string().max(64).optional(),

@@ -20,7 +20,10 @@ import { expiryYymm, purchaseFields } from './purchase.js';
  * own result against the published table before anything is sent: a request that breaks it is
  * refused here (kind `not-sent`), naming the fields, never their values.
  */
-export function buildAReq(request: AuthenticationRequest, options: { loopbackHttpAllowed?: boolean } = {}): Record<string, unknown> & { threeDSServerTransID: string; messageVersion: MessageVersion } {
+export function buildAReq(
+  request: AuthenticationRequest,
+  options: { loopbackHttpAllowed?: boolean } = {},
+): Record<string, unknown> & { threeDSServerTransID: string; messageVersion: MessageVersion } {
   const { requestor, browser, account } = request;
   const common = {
     messageType: 'AReq',

@@ -36,9 +36,19 @@ export function aresOutcome(ares: Ares, request: Pick<AuthenticationRequest, 'br
     if (!ares.acsURL) throw unusable('transStatus C without an acsURL');
     return {
       kind: 'challenge',
-      challenge: { transactionId: ares.threeDSServerTransID, acsTransactionId: ares.acsTransID, dsTransactionId: ares.dsTransID, messageVersion: ares.messageVersion, brand: request.brand },
+      challenge: {
+        transactionId: ares.threeDSServerTransID,
+        acsTransactionId: ares.acsTransID,
+        dsTransactionId: ares.dsTransID,
+        messageVersion: ares.messageVersion,
+        brand: request.brand,
+      },
       acsUrl: ares.acsURL,
-      creq: buildCreq({ threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID }, ares.messageVersion, request.browser.challengeWindowSize),
+      creq: buildCreq(
+        { threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID },
+        ares.messageVersion,
+        request.browser.challengeWindowSize,
+      ),
     };
   }
   if (status === 'N' || status === 'R' || status === 'U' || status === 'I') {

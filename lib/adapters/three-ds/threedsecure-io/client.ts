@@ -46,7 +46,15 @@ export type Rreq = Record<string, unknown> & {
 
 const crdSchema = schemaOf(CRD_TABLE, {
   unknownFields: 'keep',
-  only: ['messageType', 'threeDSServerTransID', 'threeDSMethodURL', 'acsStartProtocolVersion', 'acsEndProtocolVersion', 'dsStartProtocolVersion', 'dsEndProtocolVersion'],
+  only: [
+    'messageType',
+    'threeDSServerTransID',
+    'threeDSMethodURL',
+    'acsStartProtocolVersion',
+    'acsEndProtocolVersion',
+    'dsStartProtocolVersion',
+    'dsEndProtocolVersion',
+  ],
 }) as z.ZodType<{
   messageType: 'CRD';
   threeDSServerTransID: string;
@@ -57,8 +65,31 @@ const crdSchema = schemaOf(CRD_TABLE, {
   dsEndProtocolVersion?: string;
 }>;
 
-const ARES_FIELDS = ['messageType', 'messageVersion', 'threeDSServerTransID', 'acsTransID', 'dsTransID', 'transStatus', 'transStatusReason', 'authenticationValue', 'eci', 'acsURL', 'acsChallengeMandated'];
-const RREQ_FIELDS = ['messageType', 'messageVersion', 'threeDSServerTransID', 'acsTransID', 'dsTransID', 'transStatus', 'transStatusReason', 'authenticationValue', 'eci', 'challengeCancel'];
+const ARES_FIELDS = [
+  'messageType',
+  'messageVersion',
+  'threeDSServerTransID',
+  'acsTransID',
+  'dsTransID',
+  'transStatus',
+  'transStatusReason',
+  'authenticationValue',
+  'eci',
+  'acsURL',
+  'acsChallengeMandated',
+];
+const RREQ_FIELDS = [
+  'messageType',
+  'messageVersion',
+  'threeDSServerTransID',
+  'acsTransID',
+  'dsTransID',
+  'transStatus',
+  'transStatusReason',
+  'authenticationValue',
+  'eci',
+  'challengeCancel',
+];
 const readers = (loopbackHttpAllowed: boolean) => ({
   ares: bySupportedVersion((version) => schemaOf(ARES[version], { unknownFields: 'keep', only: ARES_FIELDS, conditions: 'ignore', loopbackHttpAllowed })),
   rreq: bySupportedVersion((version) => schemaOf(RREQ[version], { unknownFields: 'keep', only: RREQ_FIELDS, conditions: 'ignore', loopbackHttpAllowed })),
@@ -97,7 +128,14 @@ export class ThreeDSecureIoClient {
   }
 
   private call(endpoint: '/preauth' | '/auth' | '/postauth', body: Record<string, unknown>, signal: AbortSignal) {
-    return postJson({ baseUrl: this.options.baseUrl, apiKey: this.options.apiKey, endpoint, body, signal, ...(this.options.fetch ? { fetch: this.options.fetch } : {}) });
+    return postJson({
+      baseUrl: this.options.baseUrl,
+      apiKey: this.options.apiKey,
+      endpoint,
+      body,
+      signal,
+      ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+    });
   }
 }
 

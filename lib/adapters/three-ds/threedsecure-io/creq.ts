@@ -8,7 +8,11 @@ import type { MessageVersion } from './field-tables/tables.js';
  * both transaction ids, the version, and the window size the page said it will give the
  * challenge. base64url without padding.
  */
-export function buildCreq(ids: { threeDSServerTransID: string; acsTransID: string }, messageVersion: MessageVersion, challengeWindowSize: BrowserInfo['challengeWindowSize']): string {
+export function buildCreq(
+  ids: { threeDSServerTransID: string; acsTransID: string },
+  messageVersion: MessageVersion,
+  challengeWindowSize: BrowserInfo['challengeWindowSize'],
+): string {
   return encodeJsonBase64Url({
     threeDSServerTransID: ids.threeDSServerTransID,
     acsTransID: ids.acsTransID,

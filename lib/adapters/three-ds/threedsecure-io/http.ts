@@ -20,7 +20,8 @@ export interface ApiCall {
 /** The answer's JSON object when it is no Erro; an Erro (any status) throws kind `erro`. */
 export async function postJson(call: ApiCall): Promise<Record<string, unknown>> {
   const { endpoint } = call;
-  if (call.signal.aborted) throw new ThreeDsServerCallError('not-sent', endpoint, { reason: 'the deadline had passed before the call', cause: call.signal.reason });
+  if (call.signal.aborted)
+    throw new ThreeDsServerCallError('not-sent', endpoint, { reason: 'the deadline had passed before the call', cause: call.signal.reason });
   let response: Response;
   try {
     response = await (call.fetch ?? fetch)(new URL(endpoint, call.baseUrl), {
@@ -43,7 +44,10 @@ export async function postJson(call: ApiCall): Promise<Record<string, unknown>> 
   if (json && json.messageType === 'Erro') throw new ThreeDsServerCallError('erro', endpoint, { status: response.status, erro: erroSummary(json) });
   if (response.status === 200 && json) return json;
   if (response.status >= 500 || response.status === 200) {
-    throw new ThreeDsServerCallError('maybe-sent', endpoint, { status: response.status, reason: response.status === 200 ? 'an answer that is no JSON object' : undefined });
+    throw new ThreeDsServerCallError('maybe-sent', endpoint, {
+      status: response.status,
+      reason: response.status === 200 ? 'an answer that is no JSON object' : undefined,
+    });
   }
   // 401 "Invalid API Key" (server-information.rst), 404, 413, 429…: refused before any processing.
   throw new ThreeDsServerCallError('not-sent', endpoint, { status: response.status });

@@ -7,7 +7,9 @@ import type { Crd } from './client.js';
  * server (dsStart…dsEndProtocolVersion, when the CRD gives them). Undefined when there is none
  * (an ACS of 2.1.0 only): the service does not speak 2.1.0.
  */
-export function chooseMessageVersion(crd: Pick<Crd, 'acsStartProtocolVersion' | 'acsEndProtocolVersion' | 'dsStartProtocolVersion' | 'dsEndProtocolVersion'>): MessageVersion | undefined {
+export function chooseMessageVersion(
+  crd: Pick<Crd, 'acsStartProtocolVersion' | 'acsEndProtocolVersion' | 'dsStartProtocolVersion' | 'dsEndProtocolVersion'>,
+): MessageVersion | undefined {
   const lows = [crd.acsStartProtocolVersion, crd.dsStartProtocolVersion].filter((v): v is string => v !== undefined);
   const highs = [crd.acsEndProtocolVersion, crd.dsEndProtocolVersion].filter((v): v is string => v !== undefined);
   const ours = [...MESSAGE_VERSIONS].sort((a, b) => compareVersions(b, a));

@@ -19,7 +19,8 @@ export class UnknownCurrencyError extends Error {
 
 export function purchaseFields(amount: { value: number; currencyCode: string }, purchaseDate: Date): PurchaseFields {
   const currency = currencyCodes.code(amount.currencyCode);
-  if (!currency || !/^\d{3}$/.test(currency.number) || !Number.isInteger(currency.digits)) throw new UnknownCurrencyError(`no ISO 4217 numeric code for ${amount.currencyCode}`);
+  if (!currency || !/^\d{3}$/.test(currency.number) || !Number.isInteger(currency.digits))
+    throw new UnknownCurrencyError(`no ISO 4217 numeric code for ${amount.currencyCode}`);
   if (!Number.isSafeInteger(amount.value) || amount.value < 0) throw new RangeError('the amount is not a whole number of minor units');
   return {
     purchaseAmount: String(amount.value),

@@ -12,7 +12,11 @@ import { eciFor } from './eci.js';
 export function rreqResult(rreq: Rreq, brand: CardBrand): Exclude<ChallengeResult, { kind: 'pending' } | { kind: 'expired' }> {
   const status = rreq.transStatus;
   if (status === 'Y' || status === 'A') {
-    if (!rreq.authenticationValue) throw new ThreeDsServerCallError('maybe-sent', '/postauth', { status: 200, reason: `unusable RReq: transStatus ${status} without an authenticationValue` });
+    if (!rreq.authenticationValue)
+      throw new ThreeDsServerCallError('maybe-sent', '/postauth', {
+        status: 200,
+        reason: `unusable RReq: transStatus ${status} without an authenticationValue`,
+      });
     return {
       kind: 'authenticated',
       authentication: {

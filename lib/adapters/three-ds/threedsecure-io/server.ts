@@ -45,7 +45,9 @@ export class ThreeDSecureIoServer implements ThreeDsAuthenticationServer {
 
   async prepare(request: PrepareRequest, signal: AbortSignal): Promise<Preparation> {
     if (request.methodNotificationUrl.length > METHOD_NOTIFICATION_URL_MAX) {
-      throw new ThreeDsServerCallError('not-sent', '/preauth', { reason: `the 3DS Method notification URL is longer than ${METHOD_NOTIFICATION_URL_MAX} characters` });
+      throw new ThreeDsServerCallError('not-sent', '/preauth', {
+        reason: `the 3DS Method notification URL is longer than ${METHOD_NOTIFICATION_URL_MAX} characters`,
+      });
     }
     let crd;
     try {
@@ -61,21 +63,25 @@ export class ThreeDSecureIoServer implements ThreeDsAuthenticationServer {
       kind: 'ready',
       transactionId: crd.threeDSServerTransID,
       messageVersion,
-      ...(crd.threeDSMethodURL ? { method: { url: crd.threeDSMethodURL, threeDSMethodData: methodData(crd.threeDSServerTransID, request.methodNotificationUrl) } } : {}),
+      ...(crd.threeDSMethodURL
+        ? { method: { url: crd.threeDSMethodURL, threeDSMethodData: methodData(crd.threeDSServerTransID, request.methodNotificationUrl) } }
+        : {}),
     };
   }
 
   async authenticate(request: AuthenticationRequest, signal: AbortSignal): Promise<AuthenticationOutcome> {
     const areq = buildAReq(request, { loopbackHttpAllowed: this.options.loopbackHttpAllowed ?? false });
     const ares = await this.client.auth(areq, signal);
-    if (ares.messageVersion !== request.messageVersion) throw new ThreeDsServerCallError('maybe-sent', '/auth', { status: 200, reason: 'an ARes of another version' });
+    if (ares.messageVersion !== request.messageVersion)
+      throw new ThreeDsServerCallError('maybe-sent', '/auth', { status: 200, reason: 'an ARes of another version' });
     return aresOutcome(ares, request);
   }
 
   async challengeResult(challenge: ChallengeReference, signal: AbortSignal): Promise<ChallengeResult> {
     try {
       const rreq = await this.client.postauth(challenge.transactionId, signal);
-      if (rreq.acsTransID !== challenge.acsTransactionId) throw new ThreeDsServerCallError('maybe-sent', '/postauth', { status: 200, reason: 'an RReq of another ACS transaction' });
+      if (rreq.acsTransID !== challenge.acsTransactionId)
+        throw new ThreeDsServerCallError('maybe-sent', '/postauth', { status: 200, reason: 'an RReq of another ACS transaction' });
       return rreqResult(rreq, challenge.brand);
     } catch (error) {
       const waiting = noResult(error);

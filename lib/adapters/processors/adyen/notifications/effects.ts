@@ -11,8 +11,21 @@ import type { NotificationItem } from './parse.js';
  */
 export type NotificationEffect =
   | { kind: 'authorization'; reference: string; processorReference: string; approved: boolean }
-  | { kind: 'modification'; operation: 'CAPTURE' | 'REVERSAL' | 'REFUND' | 'CANCEL_OR_REFUND'; reference: string; processorReference: string; paymentProcessorReference: string | undefined; succeeded: boolean }
-  | { kind: 'modification-failed-later'; operation: 'CAPTURE' | 'REFUND'; reference: string; processorReference: string; paymentProcessorReference: string | undefined }
+  | {
+      kind: 'modification';
+      operation: 'CAPTURE' | 'REVERSAL' | 'REFUND' | 'CANCEL_OR_REFUND';
+      reference: string;
+      processorReference: string;
+      paymentProcessorReference: string | undefined;
+      succeeded: boolean;
+    }
+  | {
+      kind: 'modification-failed-later';
+      operation: 'CAPTURE' | 'REFUND';
+      reference: string;
+      processorReference: string;
+      paymentProcessorReference: string | undefined;
+    }
   | { kind: 'authorization-cancelled'; reference: string; processorReference: string; paymentProcessorReference: string | undefined }
   | { kind: 'ignored'; eventCode: string };
 
@@ -28,9 +41,15 @@ export function effectOf(item: NotificationItem): NotificationEffect {
   }
   // "success": true on these means the failure (or the cancel) happened.
   if ((item.eventCode === 'CAPTURE_FAILED' || item.eventCode === 'REFUND_FAILED') && succeeded) {
-    return { kind: 'modification-failed-later', operation: item.eventCode === 'CAPTURE_FAILED' ? 'CAPTURE' : 'REFUND', ...common, paymentProcessorReference: item.originalReference };
+    return {
+      kind: 'modification-failed-later',
+      operation: item.eventCode === 'CAPTURE_FAILED' ? 'CAPTURE' : 'REFUND',
+      ...common,
+      paymentProcessorReference: item.originalReference,
+    };
   }
-  if (item.eventCode === 'TECHNICAL_CANCEL' && succeeded) return { kind: 'authorization-cancelled', ...common, paymentProcessorReference: item.originalReference };
+  if (item.eventCode === 'TECHNICAL_CANCEL' && succeeded)
+    return { kind: 'authorization-cancelled', ...common, paymentProcessorReference: item.originalReference };
   return { kind: 'ignored', eventCode: item.eventCode };
 }
 

@@ -23,7 +23,16 @@ export interface SignedFields {
 }
 
 export function signingString(item: SignedFields): string {
-  return [item.pspReference, item.originalReference ?? '', item.merchantAccountCode, item.merchantReference, String(item.amount.value), item.amount.currency, item.eventCode, item.success].join(':');
+  return [
+    item.pspReference,
+    item.originalReference ?? '',
+    item.merchantAccountCode,
+    item.merchantReference,
+    String(item.amount.value),
+    item.amount.currency,
+    item.eventCode,
+    item.success,
+  ].join(':');
 }
 
 /** The key as configured (hex); anything else is a configuration error, found at start-up. */

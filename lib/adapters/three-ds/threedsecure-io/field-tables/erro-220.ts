@@ -6,7 +6,12 @@ export const ERRO_220: FieldTable = {
   rows: [
     { name: 'acsTransID', type: 'string', inclusion: 'Optional', format: 'uuid' },
     { name: 'dsTransID', type: 'string', inclusion: 'Optional', maxLength: 36, format: 'uuid' },
-    { name: 'errorCode', type: 'string', inclusion: 'Required', enum: ['101', '102', '103', '201', '202', '203', '204', '301', '302', '303', '304', '305', '306', '307', '402', '403', '404', '405'] },
+    {
+      name: 'errorCode',
+      type: 'string',
+      inclusion: 'Required',
+      enum: ['101', '102', '103', '201', '202', '203', '204', '301', '302', '303', '304', '305', '306', '307', '402', '403', '404', '405'],
+    },
     { name: 'errorComponent', type: 'string', inclusion: 'Required', enum: ['C', 'S', 'D', 'A'] },
     { name: 'errorDescription', type: 'string', inclusion: 'Required', maxLength: 2048 },
     { name: 'errorDetail', type: 'string', inclusion: 'Required', maxLength: 2048 },

@@ -49,7 +49,12 @@ export function schemaOf(table: FieldTable, options: SchemaOptions): z.ZodType<R
     for (const row of conditional) {
       if (message[row.name] !== undefined) continue;
       if (row.requiredIf!.every((clause) => parseClause(clause)!(message))) {
-        ctx.addIssue({ code: 'custom', path: [row.name], message: `required if ${row.requiredIf!.join(' and ')}`, params: { missing: true } satisfies FieldIssueParams });
+        ctx.addIssue({
+          code: 'custom',
+          path: [row.name],
+          message: `required if ${row.requiredIf!.join(' and ')}`,
+          params: { missing: true } satisfies FieldIssueParams,
+        });
       }
     }
   });
@@ -60,9 +65,12 @@ function valueSchema(row: FieldRow, options: SchemaOptions): z.ZodType {
   if (row.type === 'bool') return row.enum?.length === 1 && row.enum[0] === 'true' ? z.literal(true) : z.boolean();
   if (row.type === 'json') {
     const max = row.maxLength;
-    return z.unknown().refine((value) => value !== undefined && (max === undefined || JSON.stringify(value).length <= max), `at most ${max} characters of JSON`);
+    return z
+      .unknown()
+      .refine((value) => value !== undefined && (max === undefined || JSON.stringify(value).length <= max), `at most ${max} characters of JSON`);
   }
-  if (row.type === 'Array of string') return counted(z.array(stringSchema({ ...row, maxLength: undefined, minLength: undefined, length: undefined }, options)), row);
+  if (row.type === 'Array of string')
+    return counted(z.array(stringSchema({ ...row, maxLength: undefined, minLength: undefined, length: undefined }, options)), row);
   if (/^Array of \w+ object$/.test(row.type)) return counted(z.array(z.record(z.string(), z.unknown())), row);
   if (/^\w+ object$/.test(row.type)) return z.record(z.string(), z.unknown());
   throw new Error(`field ${row.name}: no schema for the documented type "${row.type}"`);
@@ -153,9 +161,23 @@ function isLoopbackHttp(value: string): boolean {
 }
 
 function validDate(ymd: string, hms: string): boolean {
-  const [y, mo, d, h, mi, s] = [ymd.slice(0, 4), ymd.slice(4, 6), ymd.slice(6, 8), hms.slice(0, 2), hms.slice(2, 4), hms.slice(4, 6)].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [ymd.slice(0, 4), ymd.slice(4, 6), ymd.slice(6, 8), hms.slice(0, 2), hms.slice(2, 4), hms.slice(4, 6)].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const date = new Date(Date.UTC(y, mo - 1, d, h, mi, s));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && date.getUTCHours() === h && date.getUTCMinutes() === mi && date.getUTCSeconds() === s;
+  return (
+    date.getUTCFullYear() === y &&
+    date.getUTCMonth() === mo - 1 &&
+    date.getUTCDate() === d &&
+    date.getUTCHours() === h &&
+    date.getUTCMinutes() === mi &&
+    date.getUTCSeconds() === s
+  );
 }
 
 type Condition = (message: Record<string, unknown>) => boolean;

@@ -33,18 +33,7 @@ export interface FieldRow {
   documentedBy?: string;
 }
 
-export type FieldFormat =
-  | 'uuid'
-  | 'ip'
-  | 'url'
-  | 'urlHttps'
-  | 'email'
-  | 'yymm'
-  | 'yyyymmdd'
-  | 'yyyymmddhhmmss'
-  | 'countryCode'
-  | 'currency'
-  | 'validVersion';
+export type FieldFormat = 'uuid' | 'ip' | 'url' | 'urlHttps' | 'email' | 'yymm' | 'yyyymmdd' | 'yyyymmddhhmmss' | 'countryCode' | 'currency' | 'validVersion';
 
 export interface FieldTable {
   /** The file stem under `source/_static/` of the documentation. */

@@ -54,7 +54,7 @@ if (!settings.success) {
   process.exit(2);
 }
 const config = settings.data;
-const say = (line = '') => process.stdout.write(line + '\n');
+const say = (line = '') => process.stdout.write(`${line}\n`);
 
 let service: LaunchedService | undefined;
 let tempDir: string | undefined;

@@ -48,7 +48,7 @@ const BENCH_HOST = 'bench.localhost';
 // Logs are produced (JSON + redaction cost counted) but not printed during the runs; the last
 // ones are always kept for the report when a payment fails.
 const realWrite = process.stdout.write.bind(process.stdout) as (chunk: string | Uint8Array) => boolean;
-const say = (line = '') => realWrite(line + '\n');
+const say = (line = '') => realWrite(`${line}\n`);
 let logBytes = 0;
 let muted = false;
 const logTail: string[] = [];

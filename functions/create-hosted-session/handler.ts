@@ -1,6 +1,5 @@
-import { authenticator, configRepository, orderRepository, sessionRepository, baseUrlOf } from '../../lib/composition/core.js';
-import { hostedSessionDeps, paymentLinkRepository } from '../../lib/composition/payment-links.js';
-import { serviceConfig } from '../../lib/composition/config/service-config.js';
+import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
+import { hostedSessionDeps, } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { createHostedSession } from '../../lib/core/orders/hosted-sessions.js';

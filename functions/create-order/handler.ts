@@ -1,5 +1,4 @@
-import { authenticator, configRepository, orderDeps, orderRepository, sessionMintDeps, sessionRepository, baseUrlOf } from '../../lib/composition/core.js';
-import { serviceConfig } from '../../lib/composition/config/service-config.js';
+import { authenticator, orderDeps, sessionMintDeps, baseUrlOf } from '../../lib/composition/core.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, outletParams } from '../../lib/http/params.js';
 import { createOrder } from '../../lib/core/orders/orders.js';

@@ -1,5 +1,5 @@
-import { authenticator, configRepository, orderRepository } from '../../lib/composition/core.js';
-import { paymentLinkRepository, paymentRetryDeps } from '../../lib/composition/payment-links.js';
+import { authenticator, } from '../../lib/composition/core.js';
+import { paymentRetryDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { retryPayment } from '../../lib/core/orders/payment-retry.js';

@@ -1,4 +1,4 @@
-import { authenticator, configRepository, paymentMethodsDeps } from '../../lib/composition/core.js';
+import { authenticator, paymentMethodsDeps } from '../../lib/composition/core.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, tenantParams } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';

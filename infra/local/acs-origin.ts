@@ -74,7 +74,7 @@ export async function startPersistentAcsOrigin(apiPort: number, dataDir: string,
   }
   origin ??= await startAcsOrigin(apiPort);
   const port = Number(new URL(origin.baseUrl).port);
-  if (port !== kept) await writeFile(file, JSON.stringify({ port }) + '\n');
+  if (port !== kept) await writeFile(file, `${JSON.stringify({ port })}\n`);
   return origin;
 }
 

@@ -76,7 +76,7 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<WebBuild>
   }
 
   const manifest = manifestOf(metafiles, rootDir, entry);
-  await writeFile(join(staging, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
+  await writeFile(join(staging, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   await writeFile(join(staging, 'index.html'), pageShell(manifest));
   await mkdir(resolve(outDir, '..'), { recursive: true });
   await swapIn(staging, outDir);
@@ -86,7 +86,7 @@ export async function buildWeb(options: BuildWebOptions = {}): Promise<WebBuild>
     outDir,
     Object.keys(manifest.files).filter((file) => /\.(js|css)$/.test(file)),
   );
-  const log = options.log ?? ((line: string) => process.stdout.write(line + '\n'));
+  const log = options.log ?? ((line: string) => process.stdout.write(`${line}\n`));
   log(
     `build:web → ${relative(process.cwd(), outDir) || outDir}: ${Object.keys(manifest.files).length} files; ` +
       `JS+CSS loaded at start ${kb(initial.bytes)} (gzip ${kb(initial.gzipBytes)}), all JS+CSS ${kb(all.bytes)} (gzip ${kb(all.gzipBytes)})`,

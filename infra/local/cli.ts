@@ -22,7 +22,7 @@ export function parseCommandLine<const O extends Options>(command: string, usage
     );
   }
   if (parsed.values.help) {
-    process.stdout.write(usage.trim() + '\n');
+    process.stdout.write(`${usage.trim()}\n`);
     process.exit(0);
   }
   return parsed.values as Values<O>;

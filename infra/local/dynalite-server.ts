@@ -19,7 +19,7 @@ await new Promise<void>((resolve, reject) => {
   server.listen(Number(values.port ?? 0), host, () => resolve());
 });
 const { port } = server.address() as AddressInfo;
-process.stdout.write(JSON.stringify({ dynamodb: `http://${host}:${port}` }) + '\n');
+process.stdout.write(`${JSON.stringify({ dynamodb: `http://${host}:${port}` })}\n`);
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {

@@ -134,7 +134,7 @@ export function startWatchdog(): Watchdog {
   child.unref();
   (child.stdin as unknown as { unref?: () => void }).unref?.();
   const send = (line: string) => {
-    if (child.exitCode === null && !child.stdin!.destroyed) child.stdin!.write(line + '\n');
+    if (child.exitCode === null && !child.stdin!.destroyed) child.stdin!.write(`${line}\n`);
   };
   return {
     watch: (pid) => send(`watch ${pid}`),
@@ -158,8 +158,8 @@ export interface SuperviseOptions {
 export async function supervise(spec: ProcessSpec, options: SuperviseOptions): Promise<SupervisedProcess> {
   const port = options.port || (await freePort());
   const endpoint = `http://127.0.0.1:${port}`;
-  const log = options.log ?? ((line: string) => process.stderr.write(line + '\n'));
-  let child: ChildProcess;
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  let child: ChildProcess | undefined;
   let restarts = 0;
   let stopping = false;
   let tail = '';
@@ -197,7 +197,7 @@ export async function supervise(spec: ProcessSpec, options: SuperviseOptions): P
       try {
         await launch();
         restarts += 1;
-        log(`local ${spec.name} is back: pid ${child.pid}, port ${port}`);
+        log(`local ${spec.name} is back: pid ${child?.pid}, port ${port}`);
         options.onRestart?.(info());
         return;
       } catch (error) {
@@ -207,7 +207,7 @@ export async function supervise(spec: ProcessSpec, options: SuperviseOptions): P
     }
   };
 
-  const info = (): LocalProcessInfo => ({ name: spec.name, pid: child.pid!, port, endpoint, restarts });
+  const info = (): LocalProcessInfo => ({ name: spec.name, pid: child!.pid!, port, endpoint, restarts });
 
   try {
     await launch();
@@ -222,6 +222,7 @@ export async function supervise(spec: ProcessSpec, options: SuperviseOptions): P
     stop: async () => {
       stopping = true;
       const current = child;
+      if (!current) return;
       if (current.exitCode !== null || current.signalCode !== null) return;
       const exited = new Promise<void>((resolve) => current.once('exit', () => resolve()));
       try {

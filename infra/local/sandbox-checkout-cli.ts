@@ -78,7 +78,7 @@ const sdkResult = await buildSandboxCheckoutResponse({
   scheme: values.scheme,
   ...(values.eci ? { eci: values.eci } : {}),
 });
-process.stdout.write(JSON.stringify({ checkoutResponse: sdkResult }) + '\n');
+process.stdout.write(`${JSON.stringify({ checkoutResponse: sdkResult })}\n`);
 
 const payment = (order.payments as { paymentRef: string; state: string }[]).find((p) => p.state === 'STARTED') ?? order.payments[0];
 process.stderr.write(

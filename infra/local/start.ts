@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     // Handler logs are JSON lines: show them. serverless-offline's own chatter (a route table
     // per function) is kept aside and shown only if it fails.
     for (const line of chunk.toString().split('\n')) {
-      if (line.startsWith('{')) process.stdout.write(line + '\n');
+      if (line.startsWith('{')) process.stdout.write(`${line}\n`);
       else if (line.trim()) offlineTail.push(line) > 60 && offlineTail.shift();
     }
   });
@@ -176,7 +176,7 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     'Ctrl-C stops everything; data stays in .data/ for the next start.',
     '',
   ];
-  process.stdout.write(lines.join('\n') + '\n');
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 /** demo.json with the local section as it is now (a restarted dependency has a new pid). */

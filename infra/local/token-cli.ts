@@ -61,4 +61,4 @@ const claims: DevTokenClaims = {
   ...(values.outlets ? { outletIds: list(values.outlets) } : {}),
 };
 const identity = await ensureDevIdentity(resolve(values['data-dir']!));
-process.stdout.write((await signDevToken(identity, claims, ttl)) + '\n');
+process.stdout.write(`${await signDevToken(identity, claims, ttl)}\n`);

@@ -503,6 +503,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     'Usage: npm run openapi\n\nWrites docs/openapi.json from the zod schemas (test/unit/openapi.test.ts fails until it is rerun after a schema change).',
     {},
   );
-  await writeFile(OPENAPI_PATH, JSON.stringify(buildOpenApi(), null, 2) + '\n');
+  await writeFile(OPENAPI_PATH, `${JSON.stringify(buildOpenApi(), null, 2)}\n`);
   process.stdout.write(`wrote ${OPENAPI_PATH.pathname}\n`);
 }

@@ -1,9 +1,8 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { withDeadlines } from '../adapters/aws/clients.js';
-import { AWS_CLIENT_DEFAULTS, documentClient } from './aws.js';
+import { AWS_CLIENT_DEFAULTS, } from './aws.js';
 import { SANDBOX_NETWORK } from '../core/domain/networks.js';
 import { networkConfirmationsConfig as config } from './config/network-confirmations-config.js';
-import { serviceConfig } from './config/service-config.js';
 import { logger } from '../core/ports/logger.js';
 import { confirmationDeliverer } from '../core/network/confirmation-deliverer.js';
 import { ssmCredentials } from '../adapters/network/mastercard/credentials.js';

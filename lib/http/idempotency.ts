@@ -10,12 +10,11 @@ import {
 } from '@aws-lambda-powertools/idempotency';
 import type { BasePersistenceLayer } from '@aws-lambda-powertools/idempotency/persistence';
 import type { Context } from 'aws-lambda';
-import type { Principal } from '../core/auth/principal.js';
 import { DomainError, IdempotencyKeyInUseError, IdempotencyKeyReusedError, InternalError } from '../core/errors.js';
 import type { Logger } from '../core/ports/logger.js';
 import { deriveSecrets, openResponse, requestFingerprint, sealResponse, type StoredResponse } from './idempotency-seal.js';
 import { describeRequest, idempotencyKeyOf, idempotencyScope, type IdempotentCall } from './idempotency-request.js';
-import type { ApiEvent, ApiResult } from './types.js';
+import type { ApiResult } from './types.js';
 
 /** A route's opt-in (RouteDefinition.idempotency). Without it the header is ignored. */
 export type IdempotencySupport = 'supported';

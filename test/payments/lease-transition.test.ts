@@ -1,4 +1,4 @@
-import { StoreConflictError } from '../../lib/core/ports/store-conflict.js';
+
 import { describe, expect, it } from 'vitest';
 import { orderRepository } from '../../lib/composition/core.js';
 import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';

@@ -12,7 +12,7 @@ import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lib/http/idempotency.js';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';
 import { drainOutbox } from '../../lib/core/outbox/worker.js';
-import { acquirerRecord, aed, authorizedWorld, capture, readOrderAs, refund, reverse } from '../support/lifecycle.js';
+import { acquirerRecord, aed, authorizedWorld, capture, refund, reverse } from '../support/lifecycle.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
 import { outboxWorker } from '../support/outbox-worker.js';
 

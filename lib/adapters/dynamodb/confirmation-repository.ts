@@ -1,5 +1,5 @@
 import { GetCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { DueRef, StoredDelivery } from '../../core/ports/outbox-store.js';
+import type { StoredDelivery } from '../../core/ports/outbox-store.js';
 import { confirmationKey } from './due-items.js';
 import { dynamo } from './dynamo.js';
 import { toEvent } from './event-repository.js';

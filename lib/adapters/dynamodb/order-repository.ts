@@ -1,4 +1,4 @@
-import { StoreConflictError } from '../../core/ports/store-conflict.js';
+
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Order } from '../../core/domain/order.js';
 import type { Payment } from '../../core/domain/payment.js';

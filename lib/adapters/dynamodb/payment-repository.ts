@@ -190,7 +190,7 @@ export class PaymentRepository implements PaymentStore {
     const { Item } = await dynamo(() =>
       this.client.send(new GetCommand({ TableName: this.table, Key: pendingKey(orderRef, paymentRef), ConsistentRead: true })),
     );
-    if (!Item || Item.kind !== 'THREE_DS' || (Item.expiresAt as number) * 1000 <= now) return undefined;
+    if (Item?.kind !== 'THREE_DS' || (Item.expiresAt as number) * 1000 <= now) return undefined;
     return stripItem<PendingThreeDs>(Item);
   }
 

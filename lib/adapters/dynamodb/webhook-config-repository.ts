@@ -1,4 +1,4 @@
-import { StoreConflictError } from '../../core/ports/store-conflict.js';
+
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfig } from '../../core/domain/webhook-config.js';
 import { dynamo, withoutKeys } from './dynamo.js';

@@ -1,4 +1,4 @@
-import { StoreConflictError } from '../../core/ports/store-conflict.js';
+
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Amount } from '../../core/domain/order.js';
 import { dynamo, epochSeconds, withoutKeys } from '../dynamodb/dynamo.js';
@@ -41,7 +41,7 @@ export class SandboxAcsRepository {
   /** Undefined when absent or expired (TTL deletion is lazy). */
   async get(transactionId: string, now = Date.now()): Promise<AcsTransaction | undefined> {
     const { Item } = await dynamo(() => this.client.send(new GetCommand({ TableName: this.table, Key: key(transactionId), ConsistentRead: true })));
-    if (!Item || Item.kind !== 'SANDBOX_ACS' || (Item.expiresAt as number) <= epochSeconds(now)) return undefined;
+    if (Item?.kind !== 'SANDBOX_ACS' || (Item.expiresAt as number) <= epochSeconds(now)) return undefined;
     const { kind: _kind, ...transaction } = withoutKeys<AcsTransaction & { kind: string }>(Item);
     return transaction;
   }

@@ -24,7 +24,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
   let current = seen;
   for (let attempt = 0; attempt < MAX_SETTLE_ATTEMPTS; attempt++) {
     const operation = current.operations?.[ref];
-    if (!operation || operation.state !== 'PENDING') return current;
+    if (operation?.state !== 'PENDING') return current;
     const now = deps.now();
     const settledAt = new Date(now).toISOString();
     const totals = totalsAfter(current, operation.kind, operation.amount);
@@ -50,7 +50,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
 /** Records a failure over the operation as `seen` (its generation: a later reservation or claim is left alone). */
 export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: string, failure: PaymentFailure): Promise<Payment> {
   const operation = seen.operations?.[ref];
-  if (!operation || operation.state !== 'PENDING') return seen;
+  if (operation?.state !== 'PENDING') return seen;
   try {
     const failed = await deps.operations.fail(seen, ref, operation, failure, new Date(deps.now()).toISOString());
     recordPaymentOperation(operation.kind, 'failed');
@@ -77,7 +77,7 @@ export async function settleAbandoned(
   facts: LifecycleFacts,
 ): Promise<Payment> {
   const operation = seen.operations?.[ref];
-  if (!operation || operation.state !== 'PENDING' || (operation.inFlightUntil ?? 0) > deps.now()) return seen;
+  if (operation?.state !== 'PENDING' || (operation.inFlightUntil ?? 0) > deps.now()) return seen;
   const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
     throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
   });

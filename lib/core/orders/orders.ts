@@ -13,7 +13,6 @@ import { orderInScope } from './order-scope.js';
 import { outletInScope } from '../merchants/outlets.js';
 import type { ConfigStore } from '../ports/config-store.js';
 import type { OrderStore } from '../ports/order-store.js';
-import type { SessionStore } from '../ports/session-store.js';
 
 export interface OrderDeps {
   config: ConfigStore;

@@ -44,7 +44,7 @@ async function deliver(
   let headers: Record<string, string>;
   try {
     endpoint = await deps.endpoints.endpointFor(event.merchantRef, now);
-    if (!endpoint || !endpoint.enabled || endpoint.secrets.length === 0) return await notConfigured(worker, ref, claimedUntil, at, logger, event.id);
+    if (!endpoint?.enabled || endpoint.secrets.length === 0) return await notConfigured(worker, ref, claimedUntil, at, logger, event.id);
     headers = { ...signatureHeaders({ id: event.id, timestamp: new Date(now), body: event.body, secrets: endpoint.secrets }) };
   } catch (error) {
     // The secrets could not be opened (KMS, DynamoDB) or do not sign: an attempt like any failed

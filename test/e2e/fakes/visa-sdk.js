@@ -58,7 +58,7 @@
       frame.src = `${origin}/dcf?${new URLSearchParams({ checkout: checkoutId, parent: location.origin, mode: 'frame' })}`;
       const onMessage = (event) => {
         if (event.origin !== origin || event.source !== frame.contentWindow) return;
-        if (!event.data || event.data.type !== 'fake-dcf-result' || event.data.checkout !== checkoutId) return;
+        if (event.data?.type !== 'fake-dcf-result' || event.data.checkout !== checkoutId) return;
         window.removeEventListener('message', onMessage);
         overlay.remove();
         resolve(event.data.result);

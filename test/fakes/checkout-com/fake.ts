@@ -233,7 +233,7 @@ export async function startCheckoutComFake(options: { secretKey?: string; proces
     },
     settlePending(paymentId, approved) {
       const payment = payments.get(paymentId);
-      if (!payment || payment.status !== 'Pending') throw new Error('no pending payment with that id');
+      if (payment?.status !== 'Pending') throw new Error('no pending payment with that id');
       payment.approved = approved;
       payment.status = approved ? 'Authorized' : 'Declined';
       payment.actions.push({

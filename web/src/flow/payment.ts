@@ -94,7 +94,7 @@ export async function retryWithAnotherCard(ctx: FlowContext): Promise<void> {
     order = current;
   }
   const next = currentPayment(order);
-  if (!next || next.state !== 'STARTED') return store.dispatch({ type: 'retryFailed', payment: declined, alert: TEXT.retryFailed });
+  if (next?.state !== 'STARTED') return store.dispatch({ type: 'retryFailed', payment: declined, alert: TEXT.retryFailed });
   store.dispatch({ type: 'paymentRetried', order, paymentRef: next.paymentRef });
   if (ctx.sdk && store.getState().cards.length > 0) return store.dispatch({ type: 'cardsShown' });
   await initSdk(ctx, { status: TEXT.chooseAnotherCard.body });

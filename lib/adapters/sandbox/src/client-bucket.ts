@@ -19,7 +19,7 @@ function expandIPv6(ip: string): string[] {
   const v4 = /(\d{1,3}(?:\.\d{1,3}){3})$/.exec(text);
   if (v4) {
     const [a, b, c, d] = v4[1]!.split('.').map(Number) as [number, number, number, number];
-    text = text.slice(0, v4.index) + `${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+    text = `${text.slice(0, v4.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
   }
   const [head = '', tail] = text.split('::');
   const left = head ? head.split(':') : [];

@@ -1,4 +1,4 @@
-import { StoreConflictError } from '../../../core/ports/store-conflict.js';
+
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds } from '../../dynamodb/dynamo.js';

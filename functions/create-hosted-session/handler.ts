@@ -1,5 +1,5 @@
 import { authenticator, baseUrlOf } from '../../lib/composition/core.js';
-import { hostedSessionDeps, } from '../../lib/composition/payment-links.js';
+import { hostedSessionDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { createHostedSession } from '../../lib/core/orders/hosted-sessions.js';

@@ -1,4 +1,4 @@
-import { authenticator, } from '../../lib/composition/core.js';
+import { authenticator } from '../../lib/composition/core.js';
 import { paymentRetryDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';

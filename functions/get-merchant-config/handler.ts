@@ -1,4 +1,4 @@
-import { authenticator, } from '../../lib/composition/core.js';
+import { authenticator } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { readMerchantConfig } from '../../lib/core/merchants/merchant-config.js';

@@ -1,4 +1,4 @@
-import { authenticator, orderDeps, } from '../../lib/composition/core.js';
+import { authenticator, orderDeps } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { readOrder } from '../../lib/core/orders/orders.js';

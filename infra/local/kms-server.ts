@@ -181,9 +181,18 @@ const operations: Record<string, Handler> = {
     }
     return { Plaintext: plaintext.toString('base64'), KeyId: store.keyArn(key.id), EncryptionAlgorithm: algorithm };
   },
-  CreateAlias: (store, input) => (store.putAlias(reqString(input, 'AliasName'), reqString(input, 'TargetKeyId'), 'create'), {}),
-  UpdateAlias: (store, input) => (store.putAlias(reqString(input, 'AliasName'), reqString(input, 'TargetKeyId'), 'update'), {}),
-  DeleteAlias: (store, input) => (store.deleteAlias(reqString(input, 'AliasName')), {}),
+  CreateAlias: (store, input) => {
+    store.putAlias(reqString(input, 'AliasName'), reqString(input, 'TargetKeyId'), 'create');
+    return {};
+  },
+  UpdateAlias: (store, input) => {
+    store.putAlias(reqString(input, 'AliasName'), reqString(input, 'TargetKeyId'), 'update');
+    return {};
+  },
+  DeleteAlias: (store, input) => {
+    store.deleteAlias(reqString(input, 'AliasName'));
+    return {};
+  },
   ListAliases(store, input) {
     const keyId = optString(input, 'KeyId');
     const aliases = store.listAliases(keyId === undefined ? undefined : store.findKey(keyId).id).map((a) => ({

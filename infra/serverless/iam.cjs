@@ -123,7 +123,9 @@ function payloadKeyResources(service, stage, payloadKeyIds) {
   const seen = new Set();
   return resources.filter((r) => {
     const k = JSON.stringify(r);
-    return seen.has(k) ? false : (seen.add(k), true);
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
   });
 }
 

@@ -1,6 +1,6 @@
 import { SSMClient } from '@aws-sdk/client-ssm';
 import { withDeadlines } from '../adapters/aws/clients.js';
-import { AWS_CLIENT_DEFAULTS, } from './aws.js';
+import { AWS_CLIENT_DEFAULTS } from './aws.js';
 import { SANDBOX_NETWORK } from '../core/domain/networks.js';
 import { networkConfirmationsConfig as config } from './config/network-confirmations-config.js';
 import { logger } from '../core/ports/logger.js';

@@ -16,14 +16,14 @@ export function routeEntries(options: { sandbox: boolean }): RouteEntry[] {
       if (!options.sandbox && SANDBOX_PATH.test(path)) return [];
       const source = path
         .split('/')
-        .map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escape(segment)))
+        .map((segment) => (/^\{.+\}$/.test(segment) ? '[^/]+' : escapeSegment(segment)))
         .join('/');
       return [{ method, pattern: new RegExp(`^${source}$`) }];
     }),
   );
 }
 
-function escape(segment: string): string {
+function escapeSegment(segment: string): string {
   return segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 

@@ -10,7 +10,7 @@ import { dynamoOperation, finalPaymentWrite, leaseWrite } from '../support/fault
 import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 
 // Proxies in front of the engines before any client is built: lib/ is imported dynamically below.
-const { dynamo, kms } = await proxiedStack();
+const { dynamo } = await proxiedStack();
 const { seedWorld } = await import('../support/seed.js');
 const { platformToken } = await import('../support/tokens.js');
 const { checkoutResponse } = await import('../support/checkout.js');

@@ -187,7 +187,7 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
       tokenData({ token: { paymentToken: '5204731600014792', tokenExpirationMonth: '08', tokenExpirationYear: '2030' }, brand: 'MASTERCARD', eci: '02' }),
     );
     expect(paid.body).toMatchObject({ state: 'AUTHORISED', paymentMethod: { type: 'DIRECT_WALLET', brand: 'MASTERCARD' } });
-    expect(((await storedItem(paymentKey(mcWorld)))?.outbox as { kind?: string }[]).some((entry) => entry.kind)).toBe(false);
+    expect((((await storedItem(paymentKey(mcWorld)))?.outbox ?? []) as { kind?: string }[]).some((entry) => entry.kind)).toBe(false);
     await sweepAll(worker(server.url));
     expect(server.requests()).toBe(0);
     expect((await networkRecord(visa.srcCorrelationId)).receipts).toBe(0);

@@ -1,4 +1,3 @@
-
 import { describe, expect, it } from 'vitest';
 import { orderRepository } from '../../lib/composition/core.js';
 import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';

@@ -120,7 +120,7 @@ describe('npm start runs DynamoDB and KMS as processes of their own', () => {
     expect((await get(configPath())).status).toBe(200);
     const { pid } = (await demo()).local.dynamodb;
     process.kill(pid, 'SIGSTOP');
-    let frozen;
+    let frozen: Awaited<ReturnType<typeof get>>;
     try {
       frozen = await get(configPath());
     } finally {

@@ -45,6 +45,7 @@ export function createAwsClients(config: AwsClientsConfig) {
   return { dynamoClient, documentClient, kmsClient };
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: every AWS SDK v3 client's `send`, whatever its command types
 type Sender = { send: (command: any, options?: any) => Promise<any> };
 
 /**

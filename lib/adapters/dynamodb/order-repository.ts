@@ -1,4 +1,3 @@
-
 import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Order } from '../../core/domain/order.js';
 import type { Payment } from '../../core/domain/payment.js';

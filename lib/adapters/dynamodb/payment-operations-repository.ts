@@ -154,13 +154,12 @@ export class PaymentOperationsRepository {
         new UpdateCommand({
           TableName: this.table,
           Key: k,
-          UpdateExpression:
-            `${[
-              'SET operations.#ref.#opState = :succeeded, operations.#ref.settledAt = :settledAt, #state = :state',
-              'capturedAmount = :captured, refundedAmount = :refunded, refundable = :refundable',
-              'version = version + :one, updatedAt = :settledAt',
-              ...outbox.set,
-            ].join(', ')} REMOVE operations.#ref.inFlightUntil`,
+          UpdateExpression: `${[
+            'SET operations.#ref.#opState = :succeeded, operations.#ref.settledAt = :settledAt, #state = :state',
+            'capturedAmount = :captured, refundedAmount = :refunded, refundable = :refundable',
+            'version = version + :one, updatedAt = :settledAt',
+            ...outbox.set,
+          ].join(', ')} REMOVE operations.#ref.inFlightUntil`,
           ConditionExpression: 'version = :version AND operations.#ref.#opState = :pending',
           ExpressionAttributeNames: { '#ref': ref, '#opState': 'state', '#state': 'state' },
           ExpressionAttributeValues: {

@@ -1,4 +1,3 @@
-
 import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { WebhookConfig } from '../../core/domain/webhook-config.js';
 import { dynamo, withoutKeys } from './dynamo.js';

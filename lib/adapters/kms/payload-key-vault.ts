@@ -1,5 +1,5 @@
 import { createPublicKey } from 'node:crypto';
-import { DecryptCommand, GetPublicKeyCommand, type KMSClient } from '@aws-sdk/client-kms';
+import { DecryptCommand, GetPublicKeyCommand, type GetPublicKeyCommandOutput, type KMSClient } from '@aws-sdk/client-kms';
 import { calculateJwkThumbprint } from 'jose';
 import type { ContentKeyUnwrapper, KeyWrapAlgorithm } from '../../core/checkout/jwe.js';
 import { CheckoutDecryptionFailedError, InternalError } from '../../core/errors.js';
@@ -135,7 +135,7 @@ export class PayloadKeyVault implements ContentKeyUnwrapper {
   private async load(): Promise<PayloadPublicKey[]> {
     return Promise.all(
       this.keyIds.map(async (keyId, index) => {
-        let response;
+        let response: GetPublicKeyCommandOutput;
         try {
           response = await this.kms.send(new GetPublicKeyCommand({ KeyId: keyId }));
         } catch (error) {

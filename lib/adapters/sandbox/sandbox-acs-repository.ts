@@ -1,4 +1,3 @@
-
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { Amount } from '../../core/domain/order.js';
 import { dynamo, epochSeconds, withoutKeys } from '../dynamodb/dynamo.js';

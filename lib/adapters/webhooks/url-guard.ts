@@ -73,6 +73,7 @@ export function parseWebhookUrl(raw: string, options: { allowLoopback: boolean }
   if (raw.length > MAX_WEBHOOK_URL_LENGTH) throw new UnsafeWebhookUrlError('too-long');
   // Whitespace and control characters are silently dropped by the parser, and `https:host`
   // or `https:\\host` are "fixed" by it: refuse them so the stored URL is the one typed.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this refuses
   if (/[\u0000-\u0020\u007f]/.test(raw) || !/^[a-z][a-z0-9+.-]*:\/\//i.test(raw)) throw new UnsafeWebhookUrlError('invalid');
   let url: URL;
   try {

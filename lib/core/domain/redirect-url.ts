@@ -18,6 +18,7 @@ export type RedirectUrlProblem = 'MALFORMED' | 'SCHEME' | 'CREDENTIALS' | 'FRAGM
 export type RedirectField = 'returnUrl' | 'cancelUrl';
 
 /** Characters the URL parser removes or reinterprets rather than refuses. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are exactly what this refuses
 const DECEPTIVE = /[\u0000-\u0020\u007f-\u00a0\\\u1680\u2000-\u200f\u2028\u2029\u202f\u205f\u3000\ufeff]/;
 /** A host we can compare: DNS labels (after punycode), an IPv4 address, or an IPv6 literal. */
 const COMPARABLE_HOST = /^(?:(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)*[a-z0-9](?:[a-z0-9-]*[a-z0-9])?|\[[0-9a-f:.]+\])$/;

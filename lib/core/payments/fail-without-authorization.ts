@@ -27,7 +27,7 @@ export async function failWithoutAuthorization(
   if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, claim.credentialKey, deps.now());
   if (lease.taken.takeover) {
     const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) =>
-      giveBack(deps, payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), lease.taken.parkedUntil ?? deps.now()), error, facts),
+      giveBack(payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), lease.taken.parkedUntil ?? deps.now()), error, facts),
     );
     if (known) {
       facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });

@@ -72,8 +72,8 @@ async function holdAndPay(
   facts: RequestFacts,
 ): Promise<Payment> {
   const { payment, order } = ctx;
-  const release = (error: unknown) => giveBack(deps, payment, () => deps.payments.release(payment, leaseId, attempt.from, deps.now()), error, facts);
-  const park = (until: number, error: unknown) => giveBack(deps, payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
+  const release = (error: unknown) => giveBack(payment, () => deps.payments.release(payment, leaseId, attempt.from, deps.now()), error, facts);
+  const park = (until: number, error: unknown) => giveBack(payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
   const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
 
   // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
@@ -140,7 +140,7 @@ async function holdAndPay(
 }
 
 /** Gives the lease back or parks it, then fails with the original error (a failed write only logs). */
-export async function giveBack(deps: PaymentDeps, payment: Payment, write: () => Promise<void>, error: unknown, facts: RequestFacts): Promise<never> {
+export async function giveBack(payment: Payment, write: () => Promise<void>, error: unknown, facts: RequestFacts): Promise<never> {
   await write().catch((writeError: unknown) => {
     facts.logger.warn('lease could not be given back or parked; it will expire', { paymentRef: payment.paymentRef, error: writeError });
   });

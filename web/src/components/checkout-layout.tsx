@@ -54,7 +54,7 @@ export function CheckoutLayout(props: {
             <span class="ctp-brand" id="panel-title">
               <ClickToPayMark /> Click to Pay
             </span>
-            <span class="accepted" aria-label={`Accepted cards: ${brands.join(', ')}`}>
+            <span class="accepted" role="img" aria-label={`Accepted cards: ${brands.join(', ')}`}>
               {brands.map((b) => (
                 <BrandMark brand={b} size="sm" key={b} />
               ))}

@@ -119,8 +119,8 @@ export function AlertIcon() {
 
 export function Spinner({ label }: { label?: string }) {
   return (
-    <span class="spinner" role={label ? 'img' : undefined} aria-label={label} aria-hidden={label ? undefined : 'true'}>
-      <svg viewBox="0 0 24 24">
+    <span class="spinner" {...(label ? { role: 'img', 'aria-label': label } : { 'aria-hidden': 'true' })}>
+      <svg viewBox="0 0 24 24" aria-hidden="true">
         <circle cx="12" cy="12" r="9.5" fill="none" stroke="currentColor" stroke-opacity=".2" stroke-width="3" />
         <path d="M21.5 12a9.5 9.5 0 0 0-9.5-9.5" fill="none" stroke="currentColor" stroke-width="3" stroke-linecap="round" />
       </svg>

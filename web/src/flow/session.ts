@@ -17,7 +17,8 @@ export async function load(ctx: FlowContext): Promise<void> {
   const { boot, store } = ctx;
   if (!boot.ok) return expire(ctx, boot.error === 'SESSION_EXPIRED' ? TEXT.sessionExpired : TEXT.sessionInvalid);
   store.dispatch({ type: 'loading', label: 'Loading your payment…' });
-  const api = (ctx.api ??= new ApiClient(boot.token));
+  ctx.api ??= new ApiClient(boot.token);
+  const api = ctx.api;
   const { context } = boot;
   let config: MerchantConfig;
   let keys: EncryptionKeys;

@@ -1,4 +1,3 @@
-
 import { createHash } from 'node:crypto';
 import { GetCommand, PutCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds } from '../../dynamodb/dynamo.js';

@@ -13,7 +13,7 @@ import type {
 import { ThreeDsServerCallError } from '../three-ds-errors.js';
 import { aresOutcome } from './ares-outcome.js';
 import { buildAReq } from './areq.js';
-import { ThreeDSecureIoClient, type ClientOptions } from './client.js';
+import { ThreeDSecureIoClient, type ClientOptions, type Crd } from './client.js';
 import { checkCres } from './cres-check.js';
 import { DIRECTORY_SERVER } from './ds.js';
 import { chooseMessageVersion } from './message-version.js';
@@ -49,7 +49,7 @@ export class ThreeDSecureIoServer implements ThreeDsAuthenticationServer {
         reason: `the 3DS Method notification URL is longer than ${METHOD_NOTIFICATION_URL_MAX} characters`,
       });
     }
-    let crd;
+    let crd: Crd;
     try {
       crd = await this.client.preauth({ acctNumber: request.account.number, ds: DIRECTORY_SERVER[request.brand] }, signal);
     } catch (error) {

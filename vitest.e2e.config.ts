@@ -16,6 +16,5 @@ export default defineConfig({
     maxWorkers: 1,
     fileParallelism: false,
     sequence: { concurrent: false },
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
   },
 });

@@ -90,7 +90,6 @@ async function main(): Promise<void> {
     ...stack.env,
     PUBLIC_BASE_URL: baseUrl,
     SANDBOX_ACS_BASE_URL: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
-    AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
     SLS_TELEMETRY_DISABLED: '1',
     SLS_NOTIFICATIONS_MODE: 'off',
     OFFLINE_LAMBDA_PORT: String(await freePort()),

@@ -53,7 +53,7 @@ describe('an authorization whose answer was lost is asked about (lookup), never 
     expect((await acquirerRecord(world.paymentRef))?.outcome).toMatchObject({ approved: true }); // card …3478 was charged
 
     const second = await pay(world, token, await checkoutResponse({ card: 'mastercard-world' })); // token …4792
-    expect(authorizerCalls(world.paymentRef)).toBe(1); // held: the acquirer was asked, not called
+    expect(authorizerCalls(world.paymentRef)).toBe(1); // the acquirer was asked, not called
     // Either refuse the other card (409) or record what the acquirer actually authorized: the
     // Visa card's approval, never under the Mastercard's brand and last four.
     if (second.status === 200) {

@@ -135,3 +135,19 @@ describe('PayloadKeyVault maps KMS errors by cause', () => {
     expect(decryptCalls(send)).toBe(1);
   });
 });
+
+describe('the trial asks each KMS key once', () => {
+  it('a key listed twice (its id and its ARN, say) costs one Decrypt, not two', async () => {
+    const { KMSClient } = await import('@aws-sdk/client-kms');
+    const { PayloadKeyVault } = await import('../../lib/adapters/kms/payload-key-vault.js');
+    const client = new KMSClient({ endpoint: process.env.KMS_ENDPOINT, region: 'us-east-1' });
+    const [stackKey] = await new PayloadKeyVault(client, [process.env.PAYLOAD_KEY_IDS!.split(',')[0]!]).publicKeys();
+    const vault = new PayloadKeyVault(client, [process.env.PAYLOAD_KEY_IDS!.split(',')[0]!, stackKey!.kmsKeyArn], { logger: { info: vi.fn(), warn: vi.fn() } });
+    const spy = vi.spyOn(client, 'send');
+    const modulus = Buffer.from(stackKey!.jwk.n, 'base64url').length;
+    await expect(vault.unwrap('unregistered-kid', 'RSA-OAEP-256', new Uint8Array(modulus).fill(7))).rejects.toMatchObject({
+      code: 'CHECKOUT_DECRYPTION_FAILED',
+    });
+    expect(spy.mock.calls.filter(([command]) => command instanceof DecryptCommand)).toHaveLength(1);
+  });
+});

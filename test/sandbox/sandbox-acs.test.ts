@@ -1,4 +1,4 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as acs } from '../../functions/sandbox-acs/handler.js';
 import { invoke } from '../support/invoke.js';
 import { checkoutResponse } from '../support/checkout.js';
@@ -13,6 +13,9 @@ import { platformToken } from '../support/tokens.js';
 let token: string;
 beforeAll(async () => {
   token = await platformToken();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
 });
 
 async function challenge() {
@@ -119,5 +122,33 @@ describe('sandbox ACS: the answer', () => {
     const again = await postToAcs({ creq: threeDs.creq, code: '1234' });
     expect(again.status).toBe(409);
     expect((await postToAcs({ creq: threeDs.creq })).status).toBe(409);
+  });
+});
+
+describe('sandbox ACS: a dependency failure', () => {
+  // The shopper must not be told their challenge is bad when the ACS's own store is down: SPEC §2
+  // asks for 503 with Retry-After, so the browser (and the shopper) can try again.
+  it('DynamoDB unavailable → 503 with Retry-After, not 400 "not valid"', async () => {
+    const { SandboxAcsRepository } = await import('../../lib/adapters/sandbox/sandbox-acs-repository.js');
+    const { DependencyUnavailableError } = await import('../../lib/core/errors.js');
+    const { handler: acs } = await import('../../functions/sandbox-acs/handler.js');
+    vi.spyOn(SandboxAcsRepository.prototype, 'get').mockRejectedValue(new DependencyUnavailableError());
+    const creq = Buffer.from(
+      JSON.stringify({
+        threeDSServerTransID: '8a880dc0-d2d2-4067-bcb1-b08d1690b26e',
+        acsTransID: '0b6c7a52-3f0e-4b7e-9d51-2f6f3c1e9a10',
+        messageType: 'CReq',
+        messageVersion: '2.2.0',
+        challengeWindowSize: '05',
+      }),
+    ).toString('base64url');
+    const shown = await invoke(acs as never, {
+      method: 'POST',
+      path: '/sandbox/3ds/challenge',
+      body: new URLSearchParams({ creq }).toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    });
+    expect(shown.status).toBe(503);
+    expect(shown.headers['Retry-After']).toBeDefined();
   });
 });

@@ -137,6 +137,32 @@ describe('session creation', () => {
   });
 });
 
+describe('session creation: one client is one IPv4 address or one IPv6 /64', () => {
+  /** A network with its own limits whose /init answers are returned as they are (no status check). */
+  function srcNetwork(limits: Partial<SrcLimits>) {
+    const { post } = limitedSrcNetwork(limits);
+    const init = (sourceIp: string) => post('/init', DPA, sourceIp);
+    return { init };
+  }
+
+  it('an IPv4 client is limited to its session budget', async () => {
+    const { init } = srcNetwork({ sessionsPerClient: { max: 3, windowSeconds: 60 } });
+    const ip = `198.51.100.${randomInt(1, 250)}`;
+    for (let i = 0; i < 3; i += 1) expect((await init(ip)).status).toBe(200);
+    expect((await init(ip)).status).toBe(429);
+  });
+
+  // One IPv6 client owns at least a /64 (2^64 addresses): counted by its full address, it would
+  // get a fresh budget with every address it picks.
+  it('one IPv6 client (one /64) has one budget: every address of its /64 counts against it', async () => {
+    const { init } = srcNetwork({ sessionsPerClient: { max: 3, windowSeconds: 60 } });
+    const prefix = `2001:db8:${randomInt(0, 0xffff).toString(16)}:${randomInt(0, 0xffff).toString(16)}`;
+    const statuses: number[] = [];
+    for (let i = 1; i <= 6; i += 1) statuses.push((await init(`${prefix}::${i.toString(16)}`)).status);
+    expect(statuses.slice(3)).toEqual([429, 429, 429]);
+  });
+});
+
 describe('reads that must see the write just made', () => {
   it('SRC sessions and limit counters are read with ConsistentRead', async () => {
     const inputs: Record<string, unknown>[] = [];

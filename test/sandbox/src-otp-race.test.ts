@@ -8,9 +8,9 @@ import { DEFAULT_SRC_LIMITS } from '../../lib/adapters/sandbox/src/rate-limits.j
 import type { SrcSession, SrcSessionState } from '../../lib/adapters/sandbox/src/session-store.js';
 
 /**
- * Red team 2: a code is validated against the consumer whose counter was charged. If an
- * identity lookup switched the session to another consumer between the read and the write,
- * the code validates nothing (it was sent to the consumer before).
+ * A code is validated against the consumer whose counter was charged. If an identity lookup
+ * switched the session to another consumer between the read and the write, the code validates
+ * nothing (it was sent to the consumer before).
  */
 describe('sandbox SRC: a lookup racing a code validation', () => {
   it('the code sent to one consumer never authenticates the session as another', async () => {

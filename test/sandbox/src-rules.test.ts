@@ -29,7 +29,7 @@ describe('OTP rules', () => {
   });
 });
 
-describe('OTP attempts survive a new lookup (issue 7)', () => {
+describe('OTP attempts survive a new lookup or a sign-out', () => {
   it("a fresh code after another lookup or a sign-out keeps the session's spent attempts", () => {
     const sent = startOtp(fresh, 'returning', 'EMAIL', T0);
     const twice = validateOtp(validateOtp(sent, '000000', T0).state, '111111', T0).state;

@@ -57,7 +57,7 @@ describe('card-number redaction (field names plus Luhn-valid 13–19 digit runs)
     );
   });
 
-  it("keeps an all-digit UUID and the issue's example whole", () => {
+  it('keeps an all-digit UUID, a UUID whose tail is digits and Luhn-valid runs inside ids whole', () => {
     for (const id of [
       '12345678-1234-1234-1234-123456789012',
       'f0745073-fc9a-4bc1-2345-678901234567',
@@ -117,5 +117,51 @@ describe('card-number redaction (field names plus Luhn-valid 13–19 digit runs)
       }),
       { numRuns: 500 },
     );
+  });
+});
+
+describe('log lines: card data is redacted whatever its shape or name, ids are kept whole', () => {
+  const linesOf = (write: (logger: Logger) => void) => {
+    const lines: string[] = [];
+    write(new Logger({}, 'debug', (line) => lines.push(line)));
+    return lines.join('\n');
+  };
+
+  // Clients do send PANs as JSON numbers: a careless `logger.info('x', { body })` must not leak
+  // them, so redaction looks at numbers too, not only at strings.
+  it('a card number sent as a JSON number is redacted from the log line', () => {
+    const line = linesOf((logger) => logger.info('request body', { body: { card: { number: 4111111111111111 }, accountNumber: 5555555555554444 } }));
+    expect(line).not.toContain('4111111111111111');
+    expect(line).not.toContain('5555555555554444');
+  });
+
+  // Groups separated by more than one space, a tab or a slash are one card number, not short runs.
+  it('a card number grouped with two spaces, a tab or a slash is redacted', () => {
+    for (const written of ['4111  1111  1111  1111', '4111\t1111\t1111\t1111', '4111/1111/1111/1111']) {
+      expect(redact(`card ${written}`)).not.toContain('4111');
+    }
+  });
+
+  // The networks and 3DS name the cryptogram TAVV, CAVV or authenticationValue (TAVV is one of
+  // SPEC 4.3 step 6's types); it is base64, so the Luhn rule never catches it: the key names must.
+  it('cryptograms under their network names (tavv, cavv, authenticationValue) are redacted', () => {
+    const cryptogram = 'AgAAAAAABk4DWZ4C28yUQAAAAAA=';
+    const line = linesOf((logger) => logger.info('3ds result', { tavv: cryptogram, cavv: cryptogram, authenticationValue: cryptogram }));
+    expect(line).not.toContain(cryptogram);
+  });
+
+  it('ids are never cut (UUIDs, base64url session ids, PAR) and a plain PAN is', () => {
+    const ids = ['f0745073-fc9a-4bc1-2345-411111111111', 'src_4111111111111111abc', 'V0010013819219553391925592151', 'o-4111111111111111'];
+    for (const id of ids) expect(redact(`"paymentRef":"${id}"`)).toContain(id);
+    expect(redact('pan 4111 1111 1111 1111')).toBe('pan [redacted-pan]');
+  });
+
+  it('a UUID whose tail is digits is kept whole: paymentRefs stay readable in logs', () => {
+    const paymentRef = 'f0745073-fc9a-4bc1-2345-678901234567';
+    expect(JSON.stringify(redact({ paymentRef }))).toContain(paymentRef);
+  });
+
+  it('a PAN written with dots is redacted', () => {
+    expect(String(redact('card 4111.1111.1111.1111'))).not.toContain('4111.1111.1111.1111');
   });
 });

@@ -1,7 +1,7 @@
 'use strict';
 
 /**
- * One IAM role per access group (the `access` of each function in lib/http/routes.json).
+ * One IAM role per access group (the `role` of each function in the route table, lib/http/routes.ts).
  * Every role gets exactly what its functions call, nothing with `Resource: '*'`:
  *
  * | group           | DynamoDB                                                                | KMS (payload keys)                         |
@@ -22,10 +22,9 @@
  * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
- * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
- * 'supported'`: orders, paymentLinks, payments, paymentsDecrypt, configWrite, lifecycle, webhookEvents,
- * webhookConfig), the
- * `Idempotency` statement:
+ * plus, for the groups with a function whose table entry says `idempotency: 'supported'`
+ * (idempotencyRoles of ./route-table.cjs; today orders, paymentLinks, payments, paymentsDecrypt,
+ * configWrite, lifecycle, webhookEvents, webhookConfig), the `Idempotency` statement:
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
@@ -46,39 +45,11 @@
  * (4.15 GET reads no secret: it is a configRead function, with no access to this key.)
  */
 
-const ACCESS_GROUPS = Object.freeze([
-  'public',
-  'sandboxAcs',
-  'sandboxSrc',
-  'checkoutPage',
-  'configRead',
-  'configWrite',
-  'orders',
-  'paymentLinks',
-  'payLinkPage',
-  'payments',
-  'paymentsDecrypt',
-  'lifecycle',
-  'webhookConfig',
-  'webhookEvents',
-  'webhookDelivery',
-]);
+const { deployedRouteTable, idempotencyRoles, loadRouteTable, roles } = require('./route-table.cjs');
+const { stageSettings } = require('./stage.cjs');
 
-/**
- * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
- * group whose functions opt in is added here (test/deploy/cloudformation.test.ts checks that
- * every opted-in handler's role has the statement, and that no other role does).
- */
-const IDEMPOTENCY_GROUPS = Object.freeze([
-  'orders',
-  'paymentLinks',
-  'payments',
-  'paymentsDecrypt',
-  'configWrite',
-  'lifecycle',
-  'webhookEvents',
-  'webhookConfig',
-]);
+/** The roles the route table may name (lib/http/routes.ts ROLES); dataStatements says what each may do. */
+const ACCESS_GROUPS = Object.freeze([...roles()]);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -171,10 +142,10 @@ function idempotencyStatement() {
   return dynamo('Idempotency', 'IdempotencyTable', ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
 }
 
-/** The statements of one group, logs excluded. */
-function groupStatements(group, keyResources, extras = {}) {
+/** The statements of one group, logs excluded; `idempotent`: one of its functions takes an Idempotency-Key. */
+function groupStatements(group, keyResources, extras = {}, idempotent = false) {
   const statements = [...dataStatements(group, keyResources), ...extraStatements(group, extras)];
-  return IDEMPOTENCY_GROUPS.includes(group) ? [...statements, idempotencyStatement()] : statements;
+  return idempotent ? [...statements, idempotencyStatement()] : statements;
 }
 
 function dataStatements(group, keyResources) {
@@ -305,13 +276,19 @@ function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
   return [{ Sid: 'MastercardApiCredentials', Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [mastercardApiCredentialsParameterArn] }];
 }
 
-/** `{ LambdaRoleX: AWS::IAM::Role, … }` for every access group that has functions. */
-function roleResources({ service, stage, payloadKeyIds, accessByFunction, mastercardApiCredentialsParameterArn }) {
+/**
+ * `{ LambdaRoleX: AWS::IAM::Role, … }` for every access group that has functions in `routeTable`
+ * (the entries a stage deploys, ./route-table.cjs): each role's functions' log groups, its
+ * data statements, and the idempotency table where one of its functions opts in.
+ */
+function roleResources({ service, stage, payloadKeyIds, routeTable, mastercardApiCredentialsParameterArn }) {
   const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn) };
   const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
+  const idempotent = new Set(idempotencyRoles(routeTable));
+  for (const entry of routeTable) roleLogicalId(entry.role); // an unknown role fails here, by name
   const resources = {};
   for (const group of ACCESS_GROUPS) {
-    const functionNames = Object.keys(accessByFunction).filter((name) => accessByFunction[name] === group);
+    const functionNames = routeTable.filter((entry) => entry.role === group).map((entry) => entry.name);
     if (functionNames.length === 0) continue;
     const logGroups = functionNames.map((name) =>
       sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/lambda/${service}-${stage}-${name}:*`),
@@ -331,7 +308,7 @@ function roleResources({ service, stage, payloadKeyIds, accessByFunction, master
               Version: '2012-10-17',
               Statement: [
                 { Sid: 'Logs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroups },
-                ...groupStatements(group, keyResources, extras),
+                ...groupStatements(group, keyResources, extras, idempotent.has(group)),
               ],
             },
           },
@@ -358,14 +335,12 @@ async function resolveContext({ resolveConfigurationProperty, resolveVariable })
 
 /** serverless.yml: `resources: - ${file(./infra/serverless/iam.cjs):serverlessResources}` */
 async function serverlessResources(helpers) {
-  const { accessByFunction, deployedRouteTable, loadRouteTable } = require('./functions.cjs'); // lazy: functions.cjs requires this file
   const context = await resolveContext(helpers);
   // Fail early with a clear message instead of a CloudFormation error.
   payloadKeyResources(context.service, context.stage, context.payloadKeyIds);
   // Roles only for the functions this stage deploys (no sandbox roles without the sandbox).
-  const { sandbox } = await require('./stage.cjs').stageSettings(helpers);
-  const deployed = accessByFunction(deployedRouteTable(loadRouteTable(), { sandbox }));
-  return { Resources: roleResources({ ...context, accessByFunction: deployed }) };
+  const { sandbox } = await stageSettings(helpers);
+  return { Resources: roleResources({ ...context, routeTable: deployedRouteTable(loadRouteTable(), { sandbox }) }) };
 }
 
 /** serverless.yml: `PAYLOAD_KEY_IDS: ${file(./infra/serverless/iam.cjs):serverlessPayloadKeyIds}` */
@@ -377,7 +352,7 @@ async function serverlessPayloadKeyIds(helpers) {
 
 module.exports = {
   ACCESS_GROUPS,
-  IDEMPOTENCY_GROUPS,
+  groupStatements,
   idempotencyStatement,
   KMS_DECRYPT_ALGORITHMS,
   roleLogicalId,

@@ -27,7 +27,7 @@ const { stageThrottling, ACCESS_LOG_FIELDS } = require('../../infra/serverless/h
   stageThrottling: (rate: unknown, burst: unknown) => { rate: number; burst: number };
   ACCESS_LOG_FIELDS: Record<string, string>;
 };
-const { isSandboxEntry } = require('../../infra/serverless/functions.cjs') as { isSandboxEntry: (entry: { name: string; routes: string[] }) => boolean };
+const { isSandboxEntry } = require('../../infra/serverless/route-table.cjs') as { isSandboxEntry: (entry: { name: string; routes: string[] }) => boolean };
 
 const PLACEHOLDERS = {
   authIssuer: 'https://auth.example.invalid/',

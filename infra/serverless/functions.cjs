@@ -15,6 +15,9 @@
  *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS and THREE_DS_ACS_ORIGINS
  *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle) and
  *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), each only when its param is set
+ * - SANDBOX_TABLE (the sandbox's own table, infra/tables.cjs) only on stages with the sandbox, and
+ *   only for the roles that reach it (iam.cjs SANDBOX_TABLE_ACCESS): the sandbox functions and
+ *   the functions that call the sandbox acquirer or start a sandbox 3DS challenge
  * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig role (which seals webhook signing secrets) and
  *   the webhookDelivery role (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
  * - `package.patterns` of an entry (extra files, e.g. the built web page) become the
@@ -28,7 +31,8 @@
 
 const path = require('node:path');
 const fs = require('node:fs');
-const { roleLogicalId, webhookSecretsKeyId } = require('./iam.cjs');
+const { roleLogicalId, SANDBOX_TABLE_ACCESS, webhookSecretsKeyId } = require('./iam.cjs');
+const { table, tableName } = require('../tables.cjs');
 const { deployedRouteTable, loadRouteTable, parseRoute } = require('./route-table.cjs');
 const { stageSettings } = require('./stage.cjs');
 
@@ -143,9 +147,9 @@ function buildFunctions(entries = loadRouteTable(), environment = {}, serviceDir
 /**
  * Optional variables, set only when their stage param is: `publicBaseUrl` → PUBLIC_BASE_URL for
  * all functions, ROLE_ENVIRONMENT for one role each; plus WEBHOOK_SECRETS_KEY_ID, always
- * set for the webhookConfig and webhookDelivery roles.
+ * set for the webhookConfig and webhookDelivery roles, and SANDBOX_TABLE where the stage has it.
  */
-async function optionalEnvironment({ resolveVariable, resolveConfigurationProperty }) {
+async function optionalEnvironment({ resolveVariable, resolveConfigurationProperty }, { sandbox }) {
   const param = async (name) => {
     const value = await resolveVariable(`param:${name}, null`);
     return typeof value === 'string' && value.trim() ? value.trim() : undefined;
@@ -164,6 +168,10 @@ async function optionalEnvironment({ resolveVariable, resolveConfigurationProper
   byRole.webhookConfig = { ...byRole.webhookConfig, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
   // The delivery worker opens the secrets it signs with.
   byRole.webhookDelivery = { ...byRole.webhookDelivery, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
+  if (sandbox) {
+    const { envVar, baseName } = table('SandboxTable');
+    for (const role of Object.keys(SANDBOX_TABLE_ACCESS)) byRole[role] = { ...byRole[role], [envVar]: tableName(service, stage, baseName) };
+  }
   return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byRole };
 }
 
@@ -171,7 +179,7 @@ async function optionalEnvironment({ resolveVariable, resolveConfigurationProper
 async function serverlessFunctions(helpers) {
   const { sandbox } = await stageSettings(helpers);
   const entries = deployedRouteTable(loadRouteTable(), { sandbox });
-  const functions = buildFunctions(entries, await optionalEnvironment(helpers));
+  const functions = buildFunctions(entries, await optionalEnvironment(helpers, { sandbox }));
   for (const entry of entries.filter((e) => e.catchAll)) {
     const fallback = functions[entry.name];
     fallback.environment = { ...fallback.environment, SANDBOX_ROUTES: sandbox ? 'deployed' : 'absent' };

@@ -7,8 +7,8 @@
  * | group           | DynamoDB                                                                | KMS (payload keys)                         |
  * |-----------------|-------------------------------------------------------------------------|--------------------------------------------|
  * | public          | —                                                                       | —                                          |
- * | sandboxAcs      | Orders GetItem, UpdateItem (its transactions `SANDBOX_ACS#…`; no bearer token, no Sessions) | —                         |
- * | sandboxSrc      | Sessions GetItem, PutItem, UpdateItem (SRC sessions `src#…`; no bearer token) | GetPublicKey, DescribeKey (no Decrypt) |
+ * | sandboxAcs      | Sandbox only (below): its transactions `SANDBOX_ACS#…`; no bearer token, no Sessions | —                        |
+ * | sandboxSrc      | Sandbox only (below): its sessions, limits and ledger; no bearer token  | GetPublicKey, DescribeKey (no Decrypt)     |
  * | checkoutPage    | Sessions GetItem (hosted-session lookup for the page's bootstrap)        | —                                          |
  * | configRead      | Sessions GetItem; Config GetItem, Query                                 | GetPublicKey, DescribeKey                  |
  * | configWrite     | Sessions GetItem; Config GetItem, PutItem, DeleteItem, Query            | GetPublicKey, DescribeKey                  |
@@ -17,7 +17,7 @@
  * | payLinkPage     | Sessions PutItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (GET /pay: the link's order and a hosted session; no bearer token) | — |
  * | payments        | Sessions GetItem, BatchGetItem; Config GetItem; Orders Get/BatchGet/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
- * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
+ * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
  * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
@@ -26,6 +26,13 @@
  * (idempotencyRoles of ./route-table.cjs; today orders, paymentLinks, payments, paymentsDecrypt,
  * configWrite, lifecycle, webhookEvents, webhookConfig), the `Idempotency` statement:
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
+ *
+ * plus, on stages with the sandbox only, for the roles in SANDBOX_TABLE_ACCESS, the `Sandbox`
+ * statement on the sandbox table (infra/tables.cjs), restricted to the item prefixes each needs
+ * (`dynamodb:LeadingKeys`): payments and paymentsDecrypt (the sandbox acquirer's operations and
+ * the ACS transactions they start), lifecycle (the acquirer's operations), sandboxAcs (its
+ * transactions), sandboxSrc (its sessions, limits and confirmation ledger). Without the sandbox
+ * there is no sandbox table and no statement names it.
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
  * groups (the log groups themselves are created by the framework, with retention).
@@ -134,6 +141,35 @@ const dynamo = (sid, logicalId, actions) => ({
 });
 
 /**
+ * Who reaches the sandbox table, with which actions, on which items (leading-key prefixes):
+ * the sandbox acquirer (SANDBOX_ACQUIRER#, lib/adapters/sandbox/sandbox-authorizer.ts) is called
+ * by the functions that authorize, capture, reverse and refund; the sandbox ACS's transactions
+ * (SANDBOX_ACS#, sandbox-acs-repository.ts) are written and read by the payment functions that
+ * start a challenge and answered by the ACS; the SRC network's items (src#, src-limit#,
+ * srcconf#, lib/adapters/sandbox/src/) are its own. functions.cjs gives these roles SANDBOX_TABLE.
+ */
+const SANDBOX_TABLE_ACCESS = Object.freeze({
+  payments: { actions: ['GetItem', 'PutItem', 'UpdateItem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+  paymentsDecrypt: { actions: ['GetItem', 'PutItem', 'UpdateItem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+  lifecycle: { actions: ['GetItem', 'UpdateItem'], keys: ['SANDBOX_ACQUIRER#*'] },
+  sandboxAcs: { actions: ['GetItem', 'UpdateItem'], keys: ['SANDBOX_ACS#*'] },
+  sandboxSrc: { actions: ['GetItem', 'PutItem', 'UpdateItem'], keys: ['src#*', 'src-limit#*', 'srcconf#*'] },
+});
+const SANDBOX_TABLE_LOGICAL_ID = 'SandboxTable';
+
+/** The group's statement on the sandbox table, where the stage has one; none otherwise. */
+function sandboxStatements(group, sandbox) {
+  const access = SANDBOX_TABLE_ACCESS[group];
+  if (!sandbox || !access) return [];
+  return [
+    {
+      ...dynamo('Sandbox', SANDBOX_TABLE_LOGICAL_ID, access.actions),
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.keys] } },
+    },
+  ];
+}
+
+/**
  * What Powertools' DynamoDB persistence layer calls on the idempotency table: a conditional
  * put of the in-progress record, a consistent get when it exists, an update with the response,
  * a delete when the use case failed. For any role whose functions opt in to Idempotency-Key.
@@ -142,9 +178,12 @@ function idempotencyStatement() {
   return dynamo('Idempotency', 'IdempotencyTable', ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
 }
 
-/** The statements of one group, logs excluded; `idempotent`: one of its functions takes an Idempotency-Key. */
-function groupStatements(group, keyResources, extras = {}, idempotent = false) {
-  const statements = [...dataStatements(group, keyResources), ...extraStatements(group, extras)];
+/**
+ * The statements of one group, logs excluded. `idempotent`: one of its functions takes an
+ * Idempotency-Key; `sandbox`: the stage serves the sandbox (it has the sandbox table).
+ */
+function groupStatements(group, keyResources, extras = {}, { idempotent = false, sandbox = false } = {}) {
+  const statements = [...dataStatements(group, keyResources), ...sandboxStatements(group, sandbox), ...extraStatements(group, extras)];
   return idempotent ? [...statements, idempotencyStatement()] : statements;
 }
 
@@ -168,13 +207,14 @@ function dataStatements(group, keyResources) {
       return [];
     case 'sandboxAcs':
       // The sandbox ACS reads its transaction record (written by the payment functions when
-      // they start a challenge) and records the result on it; no bearer token reaches it.
-      return [dynamo('Orders', 'OrdersTable', ['GetItem', 'UpdateItem'])];
+      // they start a challenge) and records the result on it, in the sandbox table only
+      // (sandboxStatements); no bearer token reaches it, no product table.
+      return [];
     case 'sandboxSrc':
-      // The sandbox Click to Pay network keeps its SDK sessions in the Sessions table (created,
-      // read, changed with a version condition; sign-out changes, TTL deletes) and encrypts
-      // checkout payloads to the *public* payload key. It never decrypts: no kms:Decrypt.
-      return [dynamo('SrcSessions', 'SessionsTable', ['GetItem', 'PutItem', 'UpdateItem']), publicKeys];
+      // The sandbox Click to Pay network keeps its SDK sessions, limits and ledger in the sandbox
+      // table only (sandboxStatements) and encrypts checkout payloads to the *public* payload
+      // key. It never decrypts: no kms:Decrypt.
+      return [publicKeys];
     case 'checkoutPage':
       // The hosted page only looks its session up (by token hash) to render the bootstrap.
       return [sessionsRead];
@@ -216,8 +256,8 @@ function dataStatements(group, keyResources) {
         },
       ];
     case 'lifecycle':
-      // Captures, reversals and refunds change the payment item and the (sandbox) acquirer's
-      // ledger with conditional UpdateItems; no KMS at all.
+      // Captures, reversals and refunds change the payment item with conditional UpdateItems (the
+      // sandbox acquirer's ledger is in the sandbox table); no KMS at all.
       return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'UpdateItem'])];
     case 'webhookConfig':
       // 4.15 PUT and rotate-secret: read-check-write of the merchant's webhook item with a
@@ -281,7 +321,7 @@ function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
  * (the entries a stage deploys, ./route-table.cjs): each role's functions' log groups, its
  * data statements, and the idempotency table where one of its functions opts in.
  */
-function roleResources({ service, stage, payloadKeyIds, routeTable, mastercardApiCredentialsParameterArn }) {
+function roleResources({ service, stage, payloadKeyIds, routeTable, sandbox = false, mastercardApiCredentialsParameterArn }) {
   const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn) };
   const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
   const idempotent = new Set(idempotencyRoles(routeTable));
@@ -308,7 +348,7 @@ function roleResources({ service, stage, payloadKeyIds, routeTable, mastercardAp
               Version: '2012-10-17',
               Statement: [
                 { Sid: 'Logs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroups },
-                ...groupStatements(group, keyResources, extras, idempotent.has(group)),
+                ...groupStatements(group, keyResources, extras, { idempotent: idempotent.has(group), sandbox }),
               ],
             },
           },
@@ -340,7 +380,7 @@ async function serverlessResources(helpers) {
   payloadKeyResources(context.service, context.stage, context.payloadKeyIds);
   // Roles only for the functions this stage deploys (no sandbox roles without the sandbox).
   const { sandbox } = await stageSettings(helpers);
-  return { Resources: roleResources({ ...context, routeTable: deployedRouteTable(loadRouteTable(), { sandbox }) }) };
+  return { Resources: roleResources({ ...context, sandbox, routeTable: deployedRouteTable(loadRouteTable(), { sandbox }) }) };
 }
 
 /** serverless.yml: `PAYLOAD_KEY_IDS: ${file(./infra/serverless/iam.cjs):serverlessPayloadKeyIds}` */
@@ -353,6 +393,7 @@ async function serverlessPayloadKeyIds(helpers) {
 module.exports = {
   ACCESS_GROUPS,
   groupStatements,
+  SANDBOX_TABLE_ACCESS,
   idempotencyStatement,
   KMS_DECRYPT_ALGORITHMS,
   roleLogicalId,

@@ -209,29 +209,53 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     for (const name of functionsWithAccess('public')) expect(roleOf(name), name).toBe(roleOf('fallback'));
   });
 
-  it('lets the sandbox ACS touch only payment items in the orders table', () => {
-    for (const name of functionsWithAccess('sandboxAcs')) {
-      const data = statementsOf(roleOf(name)).filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')));
-      for (const s of data) {
-        expect(JSON.stringify(s.Resource), name).toBe(JSON.stringify([{ 'Fn::GetAtt': ['OrdersTable', 'Arn'] }]));
-        for (const action of actionsOf(s)) expect(['dynamodb:getitem', 'dynamodb:updateitem'], name).toContain(action);
-      }
+  it('keeps the sandbox in its own table, reached only by the roles that need it, each only on its own items', () => {
+    const sandboxTable = JSON.stringify([{ 'Fn::GetAtt': ['SandboxTable', 'Arn'] }]);
+    // Who calls the sandbox: its ACS and network, and the functions that reach the sandbox acquirer or start a sandbox challenge.
+    const expected: Record<string, { actions: string[]; keys: string[] }> = {
+      payments: { actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+      paymentsDecrypt: { actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+      lifecycle: { actions: ['dynamodb:getitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACQUIRER#*'] },
+      sandboxAcs: { actions: ['dynamodb:getitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACS#*'] },
+      sandboxSrc: { actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'], keys: ['src#*', 'src-limit#*', 'srcconf#*'] },
+    };
+    const naming = ofType('AWS::IAM::Role')
+      .filter(([id]) => JSON.stringify(statementsOf(id)).includes('"SandboxTable"'))
+      .map(([id]) => id)
+      .sort();
+    expect(naming).toEqual(
+      Object.keys(expected)
+        .map((role) => roleOf(functionsWithAccess(role)[0]!))
+        .sort(),
+    );
+    for (const [role, want] of Object.entries(expected)) {
+      const onSandbox = statementsOf(roleOf(functionsWithAccess(role)[0]!)).filter((st) => JSON.stringify(st.Resource).includes('"SandboxTable"'));
+      expect(
+        onSandbox.map((st) => ({ resource: JSON.stringify(st.Resource), actions: actionsOf(st).sort(), condition: st.Condition })),
+        role,
+      ).toEqual([{ resource: sandboxTable, actions: want.actions, condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': want.keys } } }]);
+    }
+    // Only the functions of those roles know the table.
+    for (const fn of allFunctions) {
+      const env: Record<string, string> = functionEntry(fn.name)[1].Properties.Environment.Variables;
+      if (fn.role in expected) expect(env.SANDBOX_TABLE, fn.name).toBe(`${SERVICE}-${STAGE}-sandbox`);
+      else expect(env, fn.name).not.toHaveProperty('SANDBOX_TABLE');
     }
   });
 
-  it('gives the sandbox SRC its sessions and the public payload keys only, and the checkout page one session read', () => {
+  it('gives the sandbox ACS and network no product table; the network the public payload keys; the checkout page one session read', () => {
     const dataActions = (name: string) =>
       statementsOf(roleOf(name))
         .filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')))
         .map((s) => ({ resource: JSON.stringify(s.Resource), actions: actionsOf(s).sort() }));
+    const sandboxTable = JSON.stringify([{ 'Fn::GetAtt': ['SandboxTable', 'Arn'] }]);
+    expect(functionsWithAccess('sandboxAcs')).toEqual(['sandboxAcs']);
+    expect(dataActions('sandboxAcs')).toEqual([{ resource: sandboxTable, actions: ['dynamodb:getitem', 'dynamodb:updateitem'] }]);
     expect(functionsWithAccess('sandboxSrc')).toEqual(['sandboxSrc']);
     const src = dataActions('sandboxSrc');
     expect(src).toHaveLength(2);
-    expect(src[0]).toEqual({
-      resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]),
-      actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'],
-    });
-    expect(src[1]!.actions).toEqual(['kms:describekey', 'kms:getpublickey']);
+    expect(src[0]!.actions).toEqual(['kms:describekey', 'kms:getpublickey']);
+    expect(src[1]).toEqual({ resource: sandboxTable, actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'] });
     expect(functionsWithAccess('checkoutPage')).toEqual(['checkoutPage']);
     expect(dataActions('checkoutPage')).toEqual([{ resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem'] }]);
   });
@@ -311,13 +335,16 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
   });
 
-  it('defines the five tables with point-in-time recovery, encryption and TTL (expiresAt; Powertools’ expiration on the idempotency table)', () => {
-    const expected: Record<string, { name: string; keys: string[]; ttl?: string }> = {
+  it('defines the five product tables with point-in-time recovery, encryption and TTL (expiresAt; Powertools’ expiration on the idempotency table), and the sandbox’s', () => {
+    const expected: Record<string, { name: string; keys: string[]; ttl?: string; sandbox?: true }> = {
       ConfigTable: { name: 'config', keys: ['pk', 'sk'] },
       OrdersTable: { name: 'orders', keys: ['pk', 'sk'], ttl: 'expiresAt' },
       SessionsTable: { name: 'sessions', keys: ['pk'], ttl: 'expiresAt' },
       ReplayTable: { name: 'replay', keys: ['pk'], ttl: 'expiresAt' },
       IdempotencyTable: { name: 'idempotency', keys: ['pk'], ttl: 'expiration' },
+      // Disposable test data, every item expiring: no point-in-time recovery, and no deletion
+      // protection, so that turning the sandbox off (sandbox=false) can delete it.
+      SandboxTable: { name: 'sandbox', keys: ['pk'], ttl: 'expiresAt', sandbox: true },
     };
     expect(
       ofType('AWS::DynamoDB::Table')
@@ -329,7 +356,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(props.TableName).toBe(`${SERVICE}-${STAGE}-${want.name}`);
       expect(props.BillingMode).toBe('PAY_PER_REQUEST');
       expect(props.KeySchema.map((k: Json) => k.AttributeName)).toEqual(want.keys);
-      expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(props.PointInTimeRecoverySpecification, id).toEqual({ PointInTimeRecoveryEnabled: !want.sandbox });
+      if (want.sandbox) expect(props.DeletionProtectionEnabled, id).toBe(false);
       expect(props.SSESpecification?.SSEEnabled).toBe(true);
       if (want.ttl) expect(props.TimeToLiveSpecification, id).toEqual({ AttributeName: want.ttl, Enabled: true });
       else expect(props.TimeToLiveSpecification, id).toBeUndefined();
@@ -504,6 +532,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
         'SessionsTableName',
         'ReplayTableName',
         'IdempotencyTableName',
+        'SandboxTableName',
       ]),
     );
   });

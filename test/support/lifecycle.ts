@@ -3,7 +3,7 @@ import { handler as refundHandler } from '../../functions/create-refund/handler.
 import { handler as reversalHandler } from '../../functions/create-reversal/handler.js';
 import { handler as getOrderHandler } from '../../functions/get-order/handler.js';
 import { configRepository, orderRepository } from '../../lib/composition/core.js';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from './sandbox-acquirer.js';
 import type { OrderAction } from '../../lib/core/domain/order.js';
 import { createOrder } from '../../lib/core/orders/orders.js';
 import { tokenData } from './direct-wallet.js';

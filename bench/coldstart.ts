@@ -16,13 +16,14 @@
  * BENCH_COLDSTART_RUNS (default 15) rounds.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { packageTemplate } from '../test/deploy/package-template.js';
 import { parseCommandLine } from '../infra/local/cli.js';
+import { routeTable } from '../lib/http/routes.js';
 
 parseCommandLine(
   'npm run bench:coldstart',
@@ -53,12 +54,6 @@ interface Subject {
 interface Sample {
   wall: number;
   cpu: number;
-}
-
-interface RouteEntry {
-  name: string;
-  dir: string;
-  routes?: string[];
 }
 
 /** Values a handler reads at import; stand-ins for what CloudFormation fills in at deploy. */
@@ -166,8 +161,8 @@ async function main(): Promise<void> {
   console.log('packaging with osls (stage test, offline)…');
   const packaged = await packageTemplate();
   try {
-    const { functions } = JSON.parse(readFileSync(join(ROOT, 'lib/http/routes.json'), 'utf8')) as { functions: RouteEntry[] };
-    const api = [...functions.filter((entry) => (entry.routes ?? []).length > 0), { name: 'fallback', dir: 'fallback' }];
+    // Every function behind an HTTP route, the fallback ($default) included; not the worker.
+    const api = routeTable().filter((entry) => entry.routes.length > 0 || entry.catchAll);
     const subjects: Subject[] = [];
     for (const entry of api) {
       const resource = packaged.template.Resources[logicalIdOf(entry.name)];

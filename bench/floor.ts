@@ -23,7 +23,7 @@ import type { PreparedPayment } from './fixtures.js';
 export interface Floor {
   networkKey: Awaited<ReturnType<typeof importJWK>>;
   kmsKeyArn: string;
-  tables: { config: string; orders: string; sessions: string; replay: string };
+  tables: { config: string; orders: string; sessions: string; replay: string; sandbox: string };
 }
 
 export async function prepareFloor(): Promise<Floor> {
@@ -37,7 +37,13 @@ export async function prepareFloor(): Promise<Floor> {
   return {
     networkKey,
     kmsKeyArn: current!.kmsKeyArn,
-    tables: { config: process.env.CONFIG_TABLE!, orders: process.env.ORDERS_TABLE!, sessions: process.env.SESSIONS_TABLE!, replay: process.env.REPLAY_TABLE! },
+    tables: {
+      config: process.env.CONFIG_TABLE!,
+      orders: process.env.ORDERS_TABLE!,
+      sessions: process.env.SESSIONS_TABLE!,
+      replay: process.env.REPLAY_TABLE!,
+      sandbox: process.env.SANDBOX_TABLE!,
+    },
   };
 }
 
@@ -87,11 +93,11 @@ async function claimUnwrapAndSettle(floor: Floor, p: PreparedPayment): Promise<v
       ExpressionAttributeValues: { ':p': 'PROCESSING', ':started': 'STARTED' },
     }),
   );
-  // The sandbox acquirer keeps its record in DynamoDB (SPEC §5): one write, as in the handler.
+  // The sandbox acquirer keeps its record in DynamoDB, in the sandbox table (SPEC §5): one write, as in the handler.
   await documentClient.send(
     new UpdateCommand({
-      TableName: tables.orders,
-      Key: { pk: `SANDBOX_ACQUIRER#${p.paymentRef}`, sk: 'OPERATION' },
+      TableName: tables.sandbox,
+      Key: { pk: `SANDBOX_ACQUIRER#${p.paymentRef}` },
       UpdateExpression: 'SET outcome = if_not_exists(outcome, :o)',
       ExpressionAttributeValues: { ':o': { approved: true } },
       ReturnValues: 'ALL_NEW',

@@ -9,7 +9,7 @@
  * `require`, and package.json says "type": "module", hence the `.cjs` extension. From
  * TypeScript/ESM use `createRequire(import.meta.url)('../tables.cjs')` or a default import.
  *
- * Attribute names follow lib/repositories: every table is keyed by `pk` (+ `sk` where items
+ * Attribute names follow lib/adapters/dynamodb: every table is keyed by `pk` (+ `sk` where items
  * of one partition are queried together); `expiresAt` (epoch seconds) is the TTL attribute,
  * except on the idempotency table, whose item layout is Powertools' (`expiration`).
  */
@@ -26,7 +26,12 @@
  * @property {string} [ttlAttribute] DynamoDB TTL attribute (epoch seconds), when the table has one
  * @property {Array<{ IndexName: string, KeySchema: KeySchemaElement[], Projection: { ProjectionType: string } }>} [globalSecondaryIndexes]
  * @property {'NEW_IMAGE'} [stream] DynamoDB Streams view type, when the table feeds a function
+ * @property {true} [sandbox] only on stages that serve the sandbox (infra/serverless/stage.cjs);
+ *   its data is disposable test data: no point-in-time recovery, no deletion protection (turning
+ *   the sandbox off must be able to delete it), and only the roles that need it may reach it
  */
+
+const { stageSettings } = require('./serverless/stage.cjs');
 
 const hashAndRange = {
   keySchema: [
@@ -48,8 +53,8 @@ const hashOnly = {
 const tables = Object.freeze([
   // Platform / tenant / merchant / outlet configuration. Long-lived: no TTL.
   { logicalId: 'ConfigTable', envVar: 'CONFIG_TABLE', baseName: 'config', ...hashAndRange },
-  // Orders and their payments (one partition per order), the merchants' webhook events
-  // (partition EVENTS#<merchantRef>) and the sandbox acquirer's ledger. The sparse `due` index
+  // Orders and their payments (one partition per order) and the merchants' webhook events
+  // (partition EVENTS#<merchantRef>). The sparse `due` index
   // holds only items with webhook work to do (lib/adapters/dynamodb/outbox.ts); the stream feeds
   // the delivery function at once, the index lets a scheduled sweep find anything it missed.
   {
@@ -82,7 +87,18 @@ const tables = Object.freeze([
   // Idempotency-Key records (lib/http/idempotency.ts), written by Powertools' DynamoDB
   // persistence layer: `pk` is a hash of scope + key, `expiration` (epoch seconds, 24 h) its TTL.
   { logicalId: 'IdempotencyTable', envVar: 'IDEMPOTENCY_TABLE', baseName: 'idempotency', ...hashOnly, ttlAttribute: 'expiration' },
+  // The sandbox's own state, beside the product's (docs/sandbox.md "Where the sandbox keeps its
+  // state"): the sandbox acquirer's operations (SANDBOX_ACQUIRER#<idempotency key>), the sandbox
+  // ACS's transactions (SANDBOX_ACS#<threeDSServerTransID>), the sandbox Click to Pay network's
+  // sessions (src#<sha256>), rate-limit counters (src-limit#…) and confirmation ledger
+  // (srcconf#…). Every item expires (`expiresAt`). Only on stages with the sandbox.
+  { logicalId: 'SandboxTable', envVar: 'SANDBOX_TABLE', baseName: 'sandbox', ...hashOnly, ttlAttribute: 'expiresAt', sandbox: true },
 ]);
+
+/** The tables a stage has: without the sandbox, no sandbox table. */
+function stageTables({ sandbox }) {
+  return tables.filter((t) => sandbox || !t.sandbox);
+}
 
 /** Stages whose tables may be deleted with the stack (no DeletionProtectionEnabled). */
 const UNPROTECTED_STAGES = new Set(['dev', 'local']);
@@ -99,7 +115,11 @@ function table(id) {
   return found;
 }
 
-/** `{ CONFIG_TABLE: 'svc-stage-config', … }` — the table-name environment variables. */
+/**
+ * `{ CONFIG_TABLE: 'svc-stage-config', … }` — the table-name environment variables of every
+ * table (the local stack and the tests have them all); a deployment gives SANDBOX_TABLE only to
+ * the functions whose roles reach it (infra/serverless/functions.cjs).
+ */
 function environment(service, stage) {
   return Object.fromEntries(tables.map((t) => [t.envVar, tableName(service, stage, t.baseName)]));
 }
@@ -118,20 +138,20 @@ function createTableInput(definition, name) {
   };
 }
 
-/** CloudFormation `AWS::DynamoDB::Table` resources keyed by logical id. */
+/** CloudFormation `AWS::DynamoDB::Table` resources keyed by logical id; the sandbox table only with `options.sandbox`. */
 function cloudFormationResources(service, stage, options = {}) {
   const deletionProtection = options.deletionProtection ?? !UNPROTECTED_STAGES.has(stage);
   return Object.fromEntries(
-    tables.map((t) => {
+    stageTables({ sandbox: options.sandbox === true }).map((t) => {
       /** @type {Record<string, unknown>} */
       const properties = {
         TableName: tableName(service, stage, t.baseName),
         BillingMode: 'PAY_PER_REQUEST',
         KeySchema: t.keySchema.map((k) => ({ ...k })),
         AttributeDefinitions: t.attributeDefinitions.map((a) => ({ ...a })),
-        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: true },
+        PointInTimeRecoverySpecification: { PointInTimeRecoveryEnabled: !t.sandbox },
         SSESpecification: { SSEEnabled: true },
-        DeletionProtectionEnabled: deletionProtection,
+        DeletionProtectionEnabled: deletionProtection && !t.sandbox,
       };
       if (t.ttlAttribute) {
         properties.TimeToLiveSpecification = { AttributeName: t.ttlAttribute, Enabled: true };
@@ -143,19 +163,24 @@ function cloudFormationResources(service, stage, options = {}) {
   );
 }
 
-/** CloudFormation outputs with the physical table names. */
-function cloudFormationOutputs() {
-  return Object.fromEntries(tables.map((t) => [`${t.logicalId}Name`, { Description: `${t.envVar} (DynamoDB table name)`, Value: { Ref: t.logicalId } }]));
+/** CloudFormation outputs with the physical table names (the sandbox table's only with `options.sandbox`). */
+function cloudFormationOutputs(options = {}) {
+  return Object.fromEntries(
+    stageTables({ sandbox: options.sandbox === true }).map((t) => [
+      `${t.logicalId}Name`,
+      { Description: `${t.envVar} (DynamoDB table name)`, Value: { Ref: t.logicalId } },
+    ]),
+  );
 }
 
 /**
  * Serverless Framework entry point: `resources: - ${file(./infra/tables.cjs):serverlessResources}`.
  * The framework calls exported functions with its resolver helpers.
  */
-async function serverlessResources({ resolveConfigurationProperty, resolveVariable }) {
-  const service = await resolveConfigurationProperty(['service']);
-  const stage = await resolveVariable('sls:stage');
-  return { Resources: cloudFormationResources(service, stage), Outputs: cloudFormationOutputs() };
+async function serverlessResources(helpers) {
+  const service = await helpers.resolveConfigurationProperty(['service']);
+  const { stage, sandbox } = await stageSettings(helpers);
+  return { Resources: cloudFormationResources(service, stage, { sandbox }), Outputs: cloudFormationOutputs({ sandbox }) };
 }
 
 /** Serverless Framework entry point for `provider.environment` table names. */
@@ -167,6 +192,7 @@ async function serverlessEnvironment({ resolveConfigurationProperty, resolveVari
 
 module.exports = {
   tables,
+  stageTables,
   table,
   tableName,
   environment,

@@ -5,13 +5,12 @@ import { headerValue } from '../../lib/http/json-body.js';
 import { noQuery } from '../../lib/http/params.js';
 import { paymentLinkParams } from '../../lib/http/payment-link-params.js';
 import { cancelPaymentLink } from '../../lib/core/links/payment-links.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.14 — cancel a link; only from ACTIVE (409 PAYMENT_STATE_CONFLICT otherwise). */
 export const handler = idempotentApiHandler(
+  routes.cancelPaymentLink,
   {
-    route: 'POST /transactions/outlets/{outletId}/payment-links/{linkRef}/cancel',
-    access: { kind: 'permission', permission: 'CREATE_ORDER' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13): a retried cancel answers its 200 again
     authenticator,
     params: paymentLinkParams,
     query: noQuery,

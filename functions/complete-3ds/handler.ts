@@ -5,15 +5,12 @@ import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handl
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 import { completeThreeDs } from '../../lib/core/payments/complete-three-ds.js';
 import { completeThreeDsBody } from './schema.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.10 — complete a payment waiting for 3DS with the challenge result. */
 export const handler = idempotentApiHandler(
+  routes.complete3ds,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/3ds',
-    access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
-    sessionTokens: 'allowed', // the hosted page (SPEC §1)
-    readAhead: 'payment', // a session token's lookup also reads the order and payment
     authenticator,
     params: paymentParams,
     query: noQuery,

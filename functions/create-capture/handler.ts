@@ -4,14 +4,13 @@ import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { operationBody } from '../../lib/http/operation-body.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.11 — capture (partial, several partials, or all that is left). */
 export const handler = idempotentApiHandler(
+  routes.createCapture,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/captures',
-    access: { kind: 'permission', permission: 'CREATE_CAPTURE' },
     authenticator,
-    idempotency: 'supported',
     params: paymentParams,
     query: noQuery,
     body: operationBody,

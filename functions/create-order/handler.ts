@@ -3,13 +3,12 @@ import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handl
 import { noQuery, outletParams } from '../../lib/http/params.js';
 import { createOrder } from '../../lib/core/orders/orders.js';
 import { createOrderBody } from './schema.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.8 — create an order and its first payment (and, with a returnUrl, its hosted payment page). */
 export const handler = idempotentApiHandler(
+  routes.createOrder,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders',
-    access: { kind: 'permission', permission: 'CREATE_ORDER' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     params: outletParams,
     query: noQuery,

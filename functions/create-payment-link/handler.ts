@@ -4,13 +4,12 @@ import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handl
 import { noQuery, outletParams } from '../../lib/http/params.js';
 import { createPaymentLink } from '../../lib/core/links/payment-links.js';
 import { createPaymentLinkBody } from './schema.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.14 — create a payment link (only while Click to Pay is effectively enabled). */
 export const handler = idempotentApiHandler(
+  routes.createPaymentLink,
   {
-    route: 'POST /transactions/outlets/{outletId}/payment-links',
-    access: { kind: 'permission', permission: 'CREATE_ORDER' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     params: outletParams,
     query: noQuery,

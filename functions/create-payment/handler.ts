@@ -3,17 +3,15 @@ import { paymentRetryDeps } from '../../lib/composition/payment-links.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, orderParams } from '../../lib/http/params.js';
 import { retryPayment } from '../../lib/core/orders/payment-retry.js';
+import { routes } from '../../lib/http/routes.js';
 
 /**
  * A new payment on an order after a retryable decline (docs/integrating/hosted-page.md, "Retry after a decline"): the
  * hosted page (with its session token) or the merchant (CREATE_ORDER). No body.
  */
 export const handler = idempotentApiHandler(
+  routes.createPayment,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments',
-    access: { kind: 'sessionOrPermission', permission: 'CREATE_ORDER' },
-    sessionTokens: 'allowed', // the hosted page offers another card after a decline
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     params: orderParams,
     query: noQuery,

@@ -4,14 +4,13 @@ import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { operationBody } from '../../lib/http/operation-body.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.13 — refund (partial, several, or all that is captured and not yet refunded). */
 export const handler = idempotentApiHandler(
+  routes.createRefund,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/refunds',
-    access: { kind: 'permission', permission: 'CREATE_REFUND' },
     authenticator,
-    idempotency: 'supported',
     params: paymentParams,
     query: noQuery,
     body: operationBody,

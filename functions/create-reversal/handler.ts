@@ -3,14 +3,13 @@ import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handl
 import { runOperation } from '../../lib/http/lifecycle-request.js';
 import { noQuery, paymentParams } from '../../lib/http/params.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.12 — void an authorization while nothing is captured. No body. */
 export const handler = idempotentApiHandler(
+  routes.createReversal,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/reversals',
-    access: { kind: 'permission', permission: 'CREATE_REVERSAL' },
     authenticator,
-    idempotency: 'supported',
     params: paymentParams,
     query: noQuery,
   },

@@ -2,13 +2,12 @@ import { authenticator } from '../../lib/composition/core.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery } from '../../lib/http/params.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.2 — public payload keys from KMS, current first; cacheable for five minutes. */
 export const handler = apiHandler(
+  routes.getEncryptionKeys,
   {
-    route: 'GET /config/configs/vctp/encryption-keys',
-    access: { kind: 'permission', permission: 'VIEW_UCTP_WALLET_CERTIFICATE' },
-    sessionTokens: 'allowed', // the hosted page (SPEC §1)
     authenticator,
     query: noQuery,
   },

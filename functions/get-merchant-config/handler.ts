@@ -3,13 +3,12 @@ import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { readMerchantConfig } from '../../lib/core/merchants/merchant-config.js';
 import { merchantConfigDeps } from '../../lib/composition/merchants.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.1 — any valid token whose scope covers the merchant. */
 export const handler = apiHandler(
+  routes.getMerchantConfig,
   {
-    route: 'GET /config/merchants/{merchantRef}/configs/vctp',
-    access: { kind: 'any' },
-    sessionTokens: 'allowed', // the hosted page (SPEC §1)
     authenticator,
     params: merchantParams,
     query: noQuery,

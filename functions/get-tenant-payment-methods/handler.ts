@@ -2,12 +2,12 @@ import { authenticator, configRepository } from '../../lib/composition/core.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { noQuery, tenantParams } from '../../lib/http/params.js';
 import { readPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.6 GET — the stored tenant configuration. */
 export const handler = apiHandler(
+  routes.getTenantPaymentMethods,
   {
-    route: 'GET /config/tenants/{tenantRef}/configs/payment-methods',
-    access: { kind: 'platform' },
     authenticator,
     params: tenantParams,
     query: noQuery,

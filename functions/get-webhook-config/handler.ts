@@ -3,12 +3,12 @@ import { webhookConfigRepository } from '../../lib/composition/webhooks.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { getWebhookConfig } from '../../lib/core/webhooks/webhook-config.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.15 — reads the webhook configuration, never a secret (no KMS here). */
 export const handler = apiHandler(
+  routes.getWebhookConfig,
   {
-    route: 'GET /config/merchants/{merchantRef}/configs/webhooks',
-    access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
     authenticator,
     params: merchantParams,
     query: noQuery,

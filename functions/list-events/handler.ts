@@ -4,12 +4,12 @@ import { eventsQuery } from './query.js';
 import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams } from '../../lib/http/params.js';
 import { listMerchantEvents } from '../../lib/core/webhooks/merchant-events.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.15 — the merchant's events with their delivery attempts, oldest first. */
 export const handler = apiHandler(
+  routes.listEvents,
   {
-    route: 'GET /config/merchants/{merchantRef}/events',
-    access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
     authenticator,
     params: merchantParams,
     query: eventsQuery,

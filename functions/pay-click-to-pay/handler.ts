@@ -6,15 +6,12 @@ import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handl
 import { paymentParams } from '../../lib/http/params.js';
 import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
 import { payWithClickToPay } from '../../lib/core/payments/pay-with-click-to-pay.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.3 — pay with the object the Click to Pay SDK's checkout() resolved with. */
 export const handler = idempotentApiHandler(
+  routes.payClickToPay,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/click-to-pay',
-    access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
-    sessionTokens: 'allowed', // the hosted page (SPEC §1)
-    readAhead: 'payment', // a session token's lookup also reads the order and payment
     authenticator,
     params: paymentParams,
     query: payerIpQuery,

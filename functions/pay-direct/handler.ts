@@ -6,13 +6,12 @@ import { paymentParams } from '../../lib/http/params.js';
 import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
 import { payWithDirectWallet } from '../../lib/core/payments/pay-direct-wallet.js';
 import { directWalletBody } from './schema.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.4 — Direct Wallet: already-decrypted network token data. */
 export const handler = idempotentApiHandler(
+  routes.payDirect,
   {
-    route: 'POST /transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}/click-to-pay/direct',
-    access: { kind: 'permission', permission: 'CREATE_AUTHORIZATION' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     params: paymentParams,
     query: payerIpQuery,

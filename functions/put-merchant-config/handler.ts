@@ -4,12 +4,12 @@ import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
 import { onboardingBody } from './schema.js';
 import { merchantConfigDeps } from '../../lib/composition/merchants.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.7 — merchant onboarding; platform token only. */
 export const handler = apiHandler(
+  routes.putMerchantConfig,
   {
-    route: 'PUT /config/merchants/{merchantRef}/configs/vctp',
-    access: { kind: 'platform' },
     authenticator,
     params: merchantParams,
     query: noQuery,

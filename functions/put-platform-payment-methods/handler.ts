@@ -3,13 +3,12 @@ import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handl
 import { noQuery } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.5 PUT|POST — idempotent upsert of platform-level enablement. */
 export const handler = idempotentApiHandler(
+  routes.putPlatformPaymentMethods,
   {
-    route: 'PUT|POST /config/platform/configs/payment-methods',
-    access: { kind: 'platform' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     query: noQuery,
     body: paymentMethodsBody,

@@ -3,13 +3,12 @@ import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handl
 import { noQuery, tenantParams } from '../../lib/http/params.js';
 import { paymentMethodsBody } from '../../lib/http/payment-methods-schema.js';
 import { upsertPaymentMethods } from '../../lib/core/merchants/payment-methods.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.6 PUT|POST — tenant enablement; 409 when the platform has the method off. */
 export const handler = idempotentApiHandler(
+  routes.putTenantPaymentMethods,
   {
-    route: 'PUT|POST /config/tenants/{tenantRef}/configs/payment-methods',
-    access: { kind: 'platform' },
-    idempotency: 'supported', // Idempotency-Key (SPEC 4.13)
     authenticator,
     params: tenantParams,
     query: noQuery,

@@ -4,12 +4,12 @@ import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { putWebhookConfig } from '../../lib/core/webhooks/webhook-config.js';
 import { webhookConfigBody } from './schema.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.15 — webhook URL; the first PUT creates the signing secret and shows it once. */
 export const handler = apiHandler(
+  routes.putWebhookConfig,
   {
-    route: 'PUT /config/merchants/{merchantRef}/configs/webhooks',
-    access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
     authenticator,
     params: merchantParams,
     query: noQuery,

@@ -5,14 +5,13 @@ import { EVENT_ID } from '../../lib/core/events/payment-event.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { noQuery, ref } from '../../lib/http/params.js';
 import { redeliverMerchantEvent } from '../../lib/core/webhooks/merchant-events.js';
+import { routes } from '../../lib/http/routes.js';
 
 /** SPEC 4.15 — send an event again (202: delivery happens within seconds, signed as usual). */
 export const handler = idempotentApiHandler(
+  routes.redeliverEvent,
   {
-    route: 'POST /config/merchants/{merchantRef}/events/{eventId}/redeliver',
-    access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
     authenticator,
-    idempotency: 'supported',
     params: z.object({ merchantRef: ref, eventId: z.string().regex(EVENT_ID, 'Expected an event id') }),
     query: noQuery,
   },

@@ -3,6 +3,7 @@ import { webhookConfigDeps } from '../../lib/composition/webhook-secrets.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { rotateWebhookSecret } from '../../lib/core/webhooks/webhook-config.js';
+import { routes } from '../../lib/http/routes.js';
 
 /**
  * SPEC 4.15 — a new signing secret, shown once; the previous one signs for 24 h more. Takes an
@@ -11,11 +12,9 @@ import { rotateWebhookSecret } from '../../lib/core/webhooks/webhook-config.js';
  * Idempotency-Key, which the table never holds (lib/http/idempotency-seal.ts).
  */
 export const handler = idempotentApiHandler(
+  routes.rotateWebhookSecret,
   {
-    route: 'POST /config/merchants/{merchantRef}/configs/webhooks/rotate-secret',
-    access: { kind: 'platformOrPermission', permission: 'MANAGE_WEBHOOKS' },
     authenticator,
-    idempotency: 'supported',
     params: merchantParams,
     query: noQuery,
   },

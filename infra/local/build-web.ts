@@ -6,7 +6,7 @@
  *   web/dist/manifest.json     the files the asset route may serve (nothing else is served)
  *   web/dist/index.html        the page shell; the checkout-page function fills in the bootstrap
  *
- * The checkoutPage function ships web/dist (lib/http/routes.json package.patterns), so run this
+ * The checkoutPage function ships web/dist (its `package.patterns` in lib/http/routes.ts), so run this
  * before `osls package`/`osls deploy`. Prints the gzip size of the page's JS + CSS.
  */
 import { existsSync } from 'node:fs';

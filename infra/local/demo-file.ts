@@ -14,6 +14,8 @@ export interface DemoFile {
     kmsEndpoint: string;
     sessionsTable: string;
     ordersTable: string;
+    /** The sandbox's own state: its acquirer's operations, ACS transactions, SRC sessions (docs/sandbox.md). */
+    sandboxTable: string;
     /** The local dependencies' processes (SPEC §7): freeze one with kill -STOP <pid>. */
     dynamodb: LocalProcess & { engine: string };
     kms: LocalProcess;

@@ -154,6 +154,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   };
 }
 
+/**
+ * Every table of infra/tables.cjs, the sandbox's included (the local stage always serves the
+ * sandbox, and the tests run with it): `{ CONFIG_TABLE: '<prefix>-config', …, SANDBOX_TABLE: '<prefix>-sandbox' }`.
+ */
 export async function ensureTables(endpoint: string, prefix: string): Promise<Record<string, string>> {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const env: Record<string, string> = {};

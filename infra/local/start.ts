@@ -189,6 +189,7 @@ function demoFileNow(): DemoFile {
       kmsEndpoint: kms.endpoint,
       sessionsTable: stack!.env.SESSIONS_TABLE!,
       ordersTable: stack!.env.ORDERS_TABLE!,
+      sandboxTable: stack!.env.SANDBOX_TABLE!,
       dynamodb: { ...dynamodb, engine: dynamoEngine },
       kms,
       api: { pid: offline?.pid ?? 0, port, offlinePort },

@@ -6,7 +6,7 @@
 import { writeFile } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod';
-import table from '../../lib/http/routes.json' with { type: 'json' };
+import { type RouteName, type RouteTableEntry, routes } from '../../lib/http/routes.js';
 import { componentSchemas, type NAMED_SCHEMAS, schemaName, schemaOrRef, ref } from './components.js';
 import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from './examples.js';
 import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
@@ -24,10 +24,15 @@ import { eventsQuery } from '../../functions/list-events/query.js';
 import { createPaymentLinkBody } from '../../functions/create-payment-link/schema.js';
 
 type Schema = z.ZodType;
-interface Operation {
-  method: 'get' | 'put' | 'post';
-  path: string;
+
+/**
+ * What the route table (lib/http/routes.ts) does not say about an API operation: its prose,
+ * schemas and answers. Method, path, operationId, the Idempotency-Key parameter and the
+ * session-token note come from the table entry, one operation per route of the entry.
+ */
+interface OperationDoc {
   summary: string;
+  /** Who may call it, in words (the table's `access` is what the edge enforces). */
   access: string;
   body?: Schema;
   /** The body may be left out (4.11, 4.13). */
@@ -35,273 +40,227 @@ interface Operation {
   query?: Schema;
   ok: { status: number; schema: Schema; headers?: Record<string, string> };
   errors: number[];
-  /** The route honours Idempotency-Key (its handler says `idempotency: 'supported'`). */
-  idempotent?: true;
-  /** Only when the one derived from lib/http/routes.json does not fit (see `operationIdOf`). */
-  operationId?: string;
   /** Only when the path rule of `TAGS` does not fit. */
   tag?: string;
 }
 
-const PAY = '/transactions/outlets/{outletId}/orders/{orderRef}/payments/{paymentRef}';
-const LINKS = '/transactions/outlets/{outletId}/payment-links';
-const WEBHOOKS = '/config/merchants/{merchantRef}/configs/webhooks';
+/** The table entries served by apiHandler (those with an `access`): the JSON API, every one documented. */
+type ApiRouteName = { [K in RouteName]: (typeof routes)[K] extends { access: unknown } ? K : never }[RouteName];
+
+interface Operation extends OperationDoc {
+  method: 'get' | 'put' | 'post';
+  path: string;
+  operationId: string;
+  /** The route honours Idempotency-Key (its table entry says `idempotency: 'supported'`). */
+  idempotent: boolean;
+  /** A hosted-session token may call it (its table entry says `sessionTokens: 'allowed'`). */
+  sessionTokens: boolean;
+}
+
 const MANAGE_WEBHOOKS =
   'platform token, or MANAGE_WEBHOOKS with the whole merchant in scope (a token narrowed to outlets only when it names every outlet the merchant has; otherwise 404)';
 const common = [400, 401, 403, 404, 413, 415, 500, 503];
 /** Answers that may carry Retry-After (docs/integrating/payment-processing.md: Deadlines, Exactly once). */
 const RETRYABLE: ReadonlySet<number> = new Set([409, 502, 503]);
-const operations: Operation[] = [
-  {
-    method: 'get',
-    path: '/config/merchants/{merchantRef}/configs/vctp',
+const docs = {
+  getMerchantConfig: {
     summary: '4.1 Merchant Click to Pay configuration',
     access: 'any valid token whose scope covers the merchant (an outlet-narrowed token: only merchants owning one of its outlets)',
     ok: { status: 200, schema: resources.merchantConfigResource },
     errors: [401, 404, 503],
   },
-  {
-    method: 'put',
-    path: '/config/merchants/{merchantRef}/configs/vctp',
+  putMerchantConfig: {
     summary: '4.7 Onboard or replace a merchant',
     access: 'platform token',
     body: onboardingBody,
     ok: { status: 200, schema: resources.merchantConfigResource },
     errors: [...common, 409],
   },
-  {
-    method: 'get',
-    path: '/config/configs/vctp/encryption-keys',
+  getEncryptionKeys: {
     summary: '4.2 Payload encryption keys (JWKS, current first)',
     access: 'VIEW_UCTP_WALLET_CERTIFICATE',
     ok: { status: 200, schema: resources.encryptionKeysResource, headers: { 'Cache-Control': 'max-age=300' } },
     errors: [401, 403, 503],
   },
-  ...(['put', 'post'] as const).map((method) => ({
-    method,
-    path: '/config/platform/configs/payment-methods',
+  putPlatformPaymentMethods: {
     summary: '4.5 Platform enablement (idempotent upsert)',
     access: 'platform token',
     body: paymentMethodsBody,
     ok: { status: 200, schema: resources.paymentMethodsResource },
     errors: [...common],
-    idempotent: true as const,
-  })),
-  {
-    method: 'get',
-    path: '/config/platform/configs/payment-methods',
+  },
+  getPlatformPaymentMethods: {
     summary: '4.5 Platform enablement',
     access: 'platform token',
     ok: { status: 200, schema: resources.paymentMethodsResource },
     errors: [401, 403, 503],
   },
-  ...(['put', 'post'] as const).map((method) => ({
-    method,
-    path: '/config/tenants/{tenantRef}/configs/payment-methods',
+  putTenantPaymentMethods: {
     summary: '4.6 Tenant enablement (idempotent upsert)',
     access: 'platform token',
     body: paymentMethodsBody,
     ok: { status: 200, schema: resources.paymentMethodsResource },
     errors: [...common, 409],
-    idempotent: true as const,
-  })),
-  {
-    method: 'get',
-    path: '/config/tenants/{tenantRef}/configs/payment-methods',
+  },
+  getTenantPaymentMethods: {
     summary: '4.6 Tenant enablement',
     access: 'platform token',
     ok: { status: 200, schema: resources.paymentMethodsResource },
     errors: [400, 401, 403, 503],
   },
-  {
-    method: 'post',
-    path: '/transactions/outlets/{outletId}/orders',
+  createOrder: {
     summary: '4.8 Create an order (with a returnUrl: and its hosted payment page)',
     access: 'CREATE_ORDER, outlet in scope',
     body: createOrderBody,
     ok: { status: 201, schema: resources.createdOrderResource },
     errors: [...common, 422],
-    idempotent: true,
   },
-  {
-    method: 'get',
-    path: '/transactions/outlets/{outletId}/orders/{orderRef}',
+  getOrder: {
     summary: '4.8 Read an order',
     access: 'VIEW_ORDER, outlet in scope',
     ok: { status: 200, schema: resources.orderResource },
     errors: [400, 401, 403, 404, 503],
   },
-  {
-    method: 'post',
-    path: '/transactions/outlets/{outletId}/orders/{orderRef}/hosted-sessions',
+  createHostedSession: {
     summary: '4.9 Create a hosted session',
     access: 'CREATE_ORDER, outlet in scope',
     ok: { status: 201, schema: resources.hostedSessionResource },
     errors: [...common, 409],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: '/transactions/outlets/{outletId}/orders/{orderRef}/payments',
+  createPayment: {
     summary:
       'Hosted payment page: a new payment on the order after a retryable decline (the latest payment is FAILED with retryable: true; at most 5 payments; not once the order’s payment link was cancelled). No body; 201 with the order, the new STARTED payment last',
     access: 'a hosted-session token of the order, or CREATE_ORDER with the outlet in scope',
     ok: { status: 201, schema: resources.orderResource },
     errors: [...common, 409],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: LINKS,
+  createPaymentLink: {
     summary: '4.14 Create a payment link (expiresAt: default 7 days, at most 30; 403 CLICK_TO_PAY_NOT_ENABLED unless Click to Pay is effectively on)',
     access: 'CREATE_ORDER, outlet in scope',
     body: createPaymentLinkBody,
     ok: { status: 201, schema: resources.paymentLinkResource },
     errors: [...common, 422],
-    idempotent: true,
   },
-  {
-    method: 'get',
-    path: `${LINKS}/{linkRef}`,
+  getPaymentLink: {
     summary: '4.14 Read a payment link (state ACTIVE, PAID, EXPIRED or CANCELLED as of now; orderRef once someone opened it)',
     access: 'VIEW_ORDER, outlet in scope',
     ok: { status: 200, schema: resources.paymentLinkResource },
     errors: [400, 401, 403, 404, 503],
   },
-  {
-    method: 'post',
-    path: `${LINKS}/{linkRef}/cancel`,
+  cancelPaymentLink: {
     summary:
       '4.14 Cancel a payment link (only from ACTIVE and while no payment of it is in flight; 409 PAYMENT_STATE_CONFLICT otherwise). Once cancelled, no payment of the link’s order starts, whatever hosted session a shopper still holds',
     access: 'CREATE_ORDER, outlet in scope',
     ok: { status: 200, schema: resources.paymentLinkResource },
     errors: [...common, 409],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: `${PAY}/click-to-pay`,
+  payClickToPay: {
     summary: '4.3 Pay with a Click to Pay checkout response',
     access: 'CREATE_AUTHORIZATION, outlet in scope',
     body: checkoutRequestSchema,
     query: payerIpQuery,
     ok: { status: 200, schema: resources.paymentResource },
     errors: [...common, 409, 422, 502],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: `${PAY}/click-to-pay/direct`,
+  payDirect: {
     summary: '4.4 Pay with Direct Wallet data',
     access: 'CREATE_AUTHORIZATION, outlet in scope, DIRECT_WALLET enabled',
     body: directWalletBody,
     query: payerIpQuery,
     ok: { status: 200, schema: resources.paymentResource },
     errors: [...common, 409, 422, 502],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: `${PAY}/3ds`,
+  complete3ds: {
     summary: '4.10 Complete 3DS',
     access: 'CREATE_AUTHORIZATION, outlet in scope',
     body: completeThreeDsBody,
     ok: { status: 200, schema: resources.paymentResource },
     errors: [...common, 409, 422, 502],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: `${PAY}/captures`,
+  createCapture: {
     summary: '4.11 Capture (partial, several, or all that is left when the body is omitted)',
     access: 'CREATE_CAPTURE, outlet in scope',
     body: operationBody,
     bodyOptional: true,
     ok: { status: 201, schema: resources.paymentResource },
     errors: [...common, 409, 422, 502],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: `${PAY}/reversals`,
+  createReversal: {
     summary: '4.12 Reverse (void) an authorization with nothing captured',
     access: 'CREATE_REVERSAL, outlet in scope',
     ok: { status: 200, schema: resources.paymentResource },
     errors: [...common, 409, 502],
-    idempotent: true,
   },
-  {
-    method: 'post',
-    path: `${PAY}/refunds`,
+  createRefund: {
     summary: '4.13 Refund (partial, several, or all that is captured and not refunded when the body is omitted)',
     access: 'CREATE_REFUND, outlet in scope',
     body: operationBody,
     bodyOptional: true,
     ok: { status: 201, schema: resources.paymentResource },
     errors: [...common, 409, 422, 502],
-    idempotent: true,
   },
-  {
-    method: 'get',
-    path: '/config/merchants/{merchantRef}/events',
+  listEvents: {
     summary: '4.15 The merchant’s events with their delivery attempts (oldest first, paged)',
     access: MANAGE_WEBHOOKS,
     query: eventsQuery,
     ok: { status: 200, schema: webhookResources.merchantEventsResource },
     errors: [400, 401, 403, 404, 500, 503],
   },
-  {
-    method: 'post',
-    path: '/config/merchants/{merchantRef}/events/{eventId}/redeliver',
+  redeliverEvent: {
     summary: '4.15 Deliver an event again (from the start of the retry schedule)',
     access: MANAGE_WEBHOOKS,
     ok: { status: 202, schema: webhookResources.redeliveryResource },
     errors: common,
-    idempotent: true,
   },
-  {
-    method: 'put',
-    path: WEBHOOKS,
+  putWebhookConfig: {
     summary: '4.15 Set the webhook URL (the first PUT creates the signing secret and shows it once)',
     access: MANAGE_WEBHOOKS,
     body: webhookConfigBody,
     ok: { status: 200, schema: webhookResources.webhookConfigPutResource },
     errors: common,
   },
-  {
-    method: 'get',
-    path: WEBHOOKS,
+  getWebhookConfig: {
     summary: '4.15 Read the webhook configuration (never a secret)',
     access: MANAGE_WEBHOOKS,
     ok: { status: 200, schema: webhookResources.webhookConfigResource },
     errors: [400, 401, 403, 404, 500, 503],
   },
-  {
-    method: 'post',
-    path: `${WEBHOOKS}/rotate-secret`,
+  rotateWebhookSecret: {
     summary: '4.15 Rotate the signing secret (the previous one signs for 24 h more)',
     access: MANAGE_WEBHOOKS,
     ok: { status: 200, schema: webhookResources.webhookSecretRotationResource },
     errors: common,
-    idempotent: true,
   },
-];
+} satisfies Record<ApiRouteName, OperationDoc>;
 
 /**
- * SPEC §1: the routes a hosted-session token (the shopper's browser) may call; every other
- * route refuses it with 403 PERMISSION_DENIED (functions/*: `sessionTokens: 'allowed'`).
+ * The operations, one per route of each documented table entry, in the order of `docs`. A
+ * function serving a second verb on the same path (4.5/4.6 take PUT and POST) gets the verb
+ * appended to its operationId for that one (`putPlatformPaymentMethodsPost`): one name per
+ * endpoint across the route table, the IAM roles, the logs and the generated clients.
  */
-const SESSION_TOKEN_ROUTES = new Set([
-  'get /config/merchants/{merchantRef}/configs/vctp',
-  'get /config/configs/vctp/encryption-keys',
-  `post ${PAY}/click-to-pay`,
-  `post ${PAY}/3ds`,
-  'get /transactions/outlets/{outletId}/orders/{orderRef}',
-  'post /transactions/outlets/{outletId}/orders/{orderRef}/payments',
-]);
+function operations(): Operation[] {
+  return (Object.entries(docs) as [ApiRouteName, OperationDoc][]).flatMap(([name, doc]) => {
+    const entry: RouteTableEntry = routes[name];
+    return entry.routes.map((route, index) => {
+      const [method, path] = route.split(' ') as [string, string];
+      const verb = method.toLowerCase() as Operation['method'];
+      const first = entry.routes.findIndex((other) => other.endsWith(` ${path}`)) === index;
+      return {
+        ...doc,
+        method: verb,
+        path,
+        operationId: first ? name : `${name}${verb[0]!.toUpperCase()}${verb.slice(1)}`,
+        idempotent: entry.idempotency === 'supported',
+        sessionTokens: entry.sessionTokens === 'allowed',
+      };
+    });
+  });
+}
 
+/** SPEC §1: every route refuses a hosted-session token with 403 PERMISSION_DENIED unless its entry allows it. */
 const sessionTokenNote = (op: Operation) =>
-  SESSION_TOKEN_ROUTES.has(`${op.method} ${op.path}`)
+  op.sessionTokens
     ? ' A hosted-session token may call it for its own order and merchant.'
     : ' Access tokens only: a hosted-session token gets 403 PERMISSION_DENIED.';
 
@@ -337,21 +296,6 @@ const TAGS: { name: string; description: string; path: RegExp }[] = [
 ];
 const tagOf = (op: Operation) => op.tag ?? TAGS.find((tag) => tag.path.test(op.path))?.name;
 
-/**
- * The function's name in lib/http/routes.json (`createOrder`, `payClickToPay`…): one name per
- * endpoint across the route table, the IAM roles, the logs and the generated clients. A
- * function serving a second verb on the same path (4.5/4.6 take PUT and POST) gets the verb
- * appended for that one (`putPlatformPaymentMethodsPost`).
- */
-function operationIdOf(op: Operation): string | undefined {
-  if (op.operationId) return op.operationId;
-  const route = `${op.method.toUpperCase()} ${op.path}`;
-  const fn = table.functions.find((f) => (f.routes as string[]).includes(route));
-  if (!fn) return undefined;
-  const first = (fn.routes as string[]).find((r) => r.endsWith(` ${op.path}`));
-  return first === route ? fn.name : `${fn.name}${op.method[0]!.toUpperCase()}${op.method.slice(1)}`;
-}
-
 /** A media type object: the schema (a `$ref` when it is named) and its example, if any. */
 const media = (schema: Schema) => {
   const name = schemaName(schema) as keyof typeof NAMED_SCHEMAS | undefined;
@@ -361,7 +305,6 @@ const media = (schema: Schema) => {
 
 /** The payment link's public page (SPEC 4.14): no token, HTML, never JSON. */
 const PAY_PAGE = {
-  operationId: 'payLinkPage',
   tags: ['Payment links'],
   summary: '4.14 Open a payment link (public; what the shopper’s browser opens)',
   description:
@@ -378,7 +321,7 @@ const PAY_PAGE = {
 
 export function buildOpenApi(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of operations) {
+  for (const op of operations()) {
     const pathParams = [...op.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => ({
       name,
       in: 'path',
@@ -389,7 +332,7 @@ export function buildOpenApi(): Record<string, unknown> {
     const queryParams = Object.entries(queryProps).map(([name, schema]) => ({ name, in: 'query', required: false, schema }));
     paths[op.path] ??= {};
     paths[op.path]![op.method] = {
-      operationId: operationIdOf(op),
+      operationId: op.operationId,
       tags: [tagOf(op)],
       summary: op.summary,
       description: `Requires: ${op.access}.${sessionTokenNote(op)}`,
@@ -417,8 +360,7 @@ export function buildOpenApi(): Record<string, unknown> {
       },
     };
   }
-  paths['/pay/{linkRef}'] = { get: PAY_PAGE };
-  Object.assign(paths, BROWSER_PATHS);
+  Object.assign(paths, pageOperation('payLinkPage', PAY_PAGE), pageOperation('threeDsNotification', THREE_DS_NOTIFICATION));
   return {
     openapi: '3.1.0',
     info: {
@@ -456,43 +398,44 @@ export function buildOpenApi(): Record<string, unknown> {
  * Routes a browser reaches by a form POST, not API clients: no token, HTML answers. The 3DS
  * notification URL of the EMV 3DS 2.2 browser flow (SPEC 4.10, docs/integrating/three-ds.md).
  */
-const BROWSER_PATHS = {
-  '/checkout/3ds-notification': {
-    post: {
-      operationId: 'threeDsNotification',
-      tags: ['Payments'],
-      summary: '4.10 3DS notification URL (the ACS form-POSTs the final cres here, in the challenge frame)',
-      description:
-        'Public, no token. Answers a small HTML page that hands `cres` and `threeDSSessionData` to the checkout page that framed the challenge, by postMessage targeted at the service’s own origin; the page then calls 4.10. Nothing is read or changed here, and the cres proves nothing by itself. 400 (HTML) when a value is not base64url, 415 for another content type.',
-      security: [],
-      requestBody: {
-        required: true,
-        content: {
-          'application/x-www-form-urlencoded': {
-            schema: {
-              type: 'object',
-              required: ['cres'],
-              properties: {
-                cres: { type: 'string', maxLength: 8192, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'The final CRes, base64url JSON' },
-                threeDSSessionData: {
-                  type: 'string',
-                  maxLength: 1024,
-                  pattern: '^[A-Za-z0-9_-]+={0,2}$',
-                  description: 'Returned unchanged from the creq POST',
-                },
-              },
+const THREE_DS_NOTIFICATION = {
+  tags: ['Payments'],
+  summary: '4.10 3DS notification URL (the ACS form-POSTs the final cres here, in the challenge frame)',
+  description:
+    'Public, no token. Answers a small HTML page that hands `cres` and `threeDSSessionData` to the checkout page that framed the challenge, by postMessage targeted at the service’s own origin; the page then calls 4.10. Nothing is read or changed here, and the cres proves nothing by itself. 400 (HTML) when a value is not base64url, 415 for another content type.',
+  security: [],
+  requestBody: {
+    required: true,
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          required: ['cres'],
+          properties: {
+            cres: { type: 'string', maxLength: 8192, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'The final CRes, base64url JSON' },
+            threeDSSessionData: {
+              type: 'string',
+              maxLength: 1024,
+              pattern: '^[A-Za-z0-9_-]+={0,2}$',
+              description: 'Returned unchanged from the creq POST',
             },
           },
         },
       },
-      responses: {
-        200: { description: 'The hand-over page', content: { 'text/html': { schema: { type: 'string' } } } },
-        400: { description: 'Not a base64url cres (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
-        415: { description: 'Not form-encoded (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
-      },
     },
   },
+  responses: {
+    200: { description: 'The hand-over page', content: { 'text/html': { schema: { type: 'string' } } } },
+    400: { description: 'Not a base64url cres (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+    415: { description: 'Not form-encoded (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+  },
 };
+
+/** A page's one operation, at its table entry's route, named after the entry. */
+function pageOperation(name: 'payLinkPage' | 'threeDsNotification', operation: object): Record<string, Record<string, unknown>> {
+  const [method, path] = routes[name].routes[0].split(' ') as [string, string];
+  return { [path]: { [method.toLowerCase()]: { operationId: name, ...operation } } };
+}
 
 export const OPENAPI_PATH = new URL('../../docs/openapi.json', import.meta.url);
 

@@ -1,23 +1,26 @@
 'use strict';
 
 /**
- * Builds the serverless.yml `functions:` section from lib/http/routes.json (the one route
- * table). Used as `functions: ${file(./infra/serverless/functions.cjs)}`: the framework calls
- * the exported function and uses what it returns.
+ * Builds the serverless.yml `functions:` section from the route table (lib/http/routes.ts,
+ * read through ./route-table.cjs). Used as `functions: ${file(./infra/serverless/functions.cjs)}`:
+ * the framework calls the exported function and uses what it returns.
  *
  * - handler: functions/<dir>/handler.handler (serverless-esbuild resolves handler.ts)
  * - events: one `httpApi: { method, path }` per route (path parameters stay `{name}`, which is
- *   what HTTP APIs expect), plus the `fallback` function on `httpApi: '*'` (the $default route,
- *   which answers 404/405 from the same table)
- * - role: the IAM role of the function's access group (infra/serverless/iam.cjs)
- * - memory/timeout by access group; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
- * - optional variables of one access group only (a key URL belongs to the function that signs):
+ *   what HTTP APIs expect); the `catchAll` entry (the fallback) on `httpApi: '*'` (the $default
+ *   route, which answers 404/405 from the same table); `triggers` become a schedule and a stream
+ * - role: the IAM role the entry names (infra/serverless/iam.cjs)
+ * - memory/timeout by role; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
+ * - optional variables of one role only (a key URL belongs to the function that signs):
  *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS and THREE_DS_ACS_ORIGINS
  *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle) and
  *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), each only when its param is set
- * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group (which seals webhook signing secrets) and
- *   the webhookDelivery group (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
- * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
+ * - SANDBOX_TABLE (the sandbox's own table, infra/tables.cjs) only on stages with the sandbox, and
+ *   only for the roles that reach it (iam.cjs SANDBOX_TABLE_ACCESS): the sandbox functions and
+ *   the functions that call the sandbox acquirer or start a sandbox 3DS challenge
+ * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig role (which seals webhook signing secrets) and
+ *   the webhookDelivery role (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
+ * - `package.patterns` of an entry (extra files, e.g. the built web page) become the
  *   function's package patterns; each must match a file, so a deployment can never ship the
  *   hosted page without its build (`npm run build:web` first)
  * - no source map in any zip (NO_SOURCE_MAPS): maps stay in the build folder (docs/operating/deploy.md)
@@ -28,13 +31,13 @@
 
 const path = require('node:path');
 const fs = require('node:fs');
-const { roleLogicalId, ACCESS_GROUPS, webhookSecretsKeyId } = require('./iam.cjs');
+const { roleLogicalId, SANDBOX_TABLE_ACCESS, webhookSecretsKeyId } = require('./iam.cjs');
+const { table, tableName } = require('../tables.cjs');
+const { deployedRouteTable, loadRouteTable, parseRoute } = require('./route-table.cjs');
 const { stageSettings } = require('./stage.cjs');
 
-const ROUTES_FILE = path.join(__dirname, '..', '..', 'lib', 'http', 'routes.json');
-
-/** Access groups that handle payments: bigger, slower (authorizer round trip). */
-const PAYMENT_GROUPS = new Set(['payments', 'paymentsDecrypt', 'lifecycle']);
+/** Roles that handle payments: bigger, slower (authorizer round trip). */
+const PAYMENT_ROLES = new Set(['payments', 'paymentsDecrypt', 'lifecycle']);
 /** The authorizer timeout is 10 s (AUTHORIZER_TIMEOUT_MS); leave room for KMS/DynamoDB. */
 const PAYMENT_TIMEOUT_SECONDS = 15;
 const DEFAULT_TIMEOUT_SECONDS = 6;
@@ -52,7 +55,7 @@ function triggerEvents(entry) {
   const events = [];
   if (schedule) {
     if (!/^rate\(\d+ (minute|minutes|hour|hours)\)$/.test(schedule))
-      throw new Error(`routes.json: "${entry.name}" schedule "${schedule}" must be rate(N minutes)`);
+      throw new Error(`lib/http/routes.ts: "${entry.name}" schedule "${schedule}" must be rate(N minutes)`);
     events.push({ schedule: { rate: [schedule] } });
   }
   if (stream) {
@@ -71,13 +74,12 @@ function triggerEvents(entry) {
   return events;
 }
 
-const FALLBACK = Object.freeze({ name: 'fallback', dir: 'fallback', access: 'public' });
 const SERVICE_DIR = path.join(__dirname, '..', '..');
 
 /** The sandbox ACS's base URL: for the functions that start challenges, and the page's CSP. */
 const SANDBOX_ACS = { sandboxAcsBaseUrl: 'SANDBOX_ACS_BASE_URL' };
-/** Optional variables given only to the functions of one access group: param → env var. */
-const GROUP_ENVIRONMENT = Object.freeze({
+/** Optional variables given only to the functions of one role: param → env var. */
+const ROLE_ENVIRONMENT = Object.freeze({
   sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS', threeDsAcsOrigins: 'THREE_DS_ACS_ORIGINS', ...SANDBOX_ACS },
   // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts).
@@ -95,46 +97,15 @@ const GROUP_ENVIRONMENT = Object.freeze({
 
 /** Source maps never ship: read by --enable-source-maps they cost every cold start (docs/operating/deploy.md). */
 const NO_SOURCE_MAPS = '!**/*.map';
-const SANDBOX_PATH = /^[A-Z]+ \/sandbox\//;
-
-/** True when every route of the entry is under /sandbox/; a function mixing both is refused. */
-function isSandboxEntry(entry) {
-  const sandboxRoutes = entry.routes.filter((route) => SANDBOX_PATH.test(route));
-  if (sandboxRoutes.length > 0 && sandboxRoutes.length < entry.routes.length) {
-    throw new Error(`routes.json: "${entry.name}" mixes /sandbox/ routes with others; a sandbox function has only /sandbox/ routes`);
-  }
-  return entry.routes.length > 0 && sandboxRoutes.length === entry.routes.length;
-}
-
-/** The entries deployed on a stage: without the sandbox, no /sandbox/ function at all. */
-function deployedRouteTable(entries, { sandbox }) {
-  const sandboxEntries = new Set(entries.filter(isSandboxEntry));
-  return sandbox ? entries : entries.filter((entry) => !sandboxEntries.has(entry));
-}
-
-function loadRouteTable(file = ROUTES_FILE) {
-  const table = JSON.parse(fs.readFileSync(file, 'utf8'));
-  if (!table || !Array.isArray(table.functions)) throw new Error(`${file}: expected { "functions": [...] }`);
-  return table.functions;
-}
-
-function parseRoute(route) {
-  const match = /^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\/\S*)$/.exec(route);
-  if (!match) throw new Error(`routes.json: invalid route "${route}" (expected "METHOD /path")`);
-  return { method: match[1], path: match[2] };
-}
 
 function functionConfig(entry, events, environment, serviceDir) {
-  if (!ACCESS_GROUPS.includes(entry.access)) {
-    throw new Error(`routes.json: function "${entry.name}" has unknown access "${entry.access}"`);
-  }
-  const payment = PAYMENT_GROUPS.has(entry.access);
-  const env = { ...environment.all, ...environment.byGroup?.[entry.access] };
+  const payment = PAYMENT_ROLES.has(entry.role);
+  const env = { ...environment.all, ...environment.byRole?.[entry.role] };
   const patterns = packagePatterns(entry, serviceDir);
   const worker = entry.triggers !== undefined;
   return {
     handler: `functions/${entry.dir}/handler.handler`,
-    role: roleLogicalId(entry.access),
+    role: roleLogicalId(entry.role),
     memorySize: payment ? 1024 : 512,
     timeout: worker ? WORKER_TIMEOUT_SECONDS : payment ? PAYMENT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS,
     ...(Object.keys(env).length > 0 ? { environment: env } : {}),
@@ -148,10 +119,10 @@ function packagePatterns(entry, serviceDir) {
   const patterns = entry.package?.patterns ?? [];
   for (const pattern of patterns) {
     const match = /^([A-Za-z0-9._/-]+)\/\*\*$/.exec(pattern);
-    if (!match) throw new Error(`routes.json: "${entry.name}" package pattern "${pattern}" must look like dir/**`);
+    if (!match) throw new Error(`lib/http/routes.ts: "${entry.name}" package pattern "${pattern}" must look like dir/**`);
     const dir = path.join(serviceDir, match[1]);
     if (!fs.existsSync(dir) || fs.readdirSync(dir).length === 0) {
-      throw new Error(`routes.json: "${entry.name}" ships ${pattern}, which is empty — run \`npm run build:web\` first`);
+      throw new Error(`lib/http/routes.ts: "${entry.name}" ships ${pattern}, which is empty — run \`npm run build:web\` first`);
     }
   }
   return patterns;
@@ -159,78 +130,65 @@ function packagePatterns(entry, serviceDir) {
 
 /**
  * The `functions:` object, keyed by function name. `environment.all` is merged into every
- * function's own environment, `environment.byGroup[access]` into that group's (for optional
- * variables that must be absent, not empty, when unset: provider.environment cannot omit a
- * key conditionally).
+ * function's own environment, `environment.byRole[role]` into that role's functions' (for
+ * optional variables that must be absent, not empty, when unset: provider.environment cannot
+ * omit a key conditionally).
  */
 function buildFunctions(entries = loadRouteTable(), environment = {}, serviceDir = SERVICE_DIR) {
   const functions = {};
-  const seenRoutes = new Set();
   for (const entry of entries) {
-    if (!/^[A-Za-z][A-Za-z0-9]*$/.test(entry.name)) throw new Error(`routes.json: invalid function name "${entry.name}"`);
-    if (!/^[a-z0-9-]+$/.test(entry.dir)) throw new Error(`routes.json: invalid dir "${entry.dir}"`);
-    if (entry.name in functions || entry.name === FALLBACK.name) throw new Error(`routes.json: duplicate function "${entry.name}"`);
-    const events = entry.routes.map((route) => {
-      if (seenRoutes.has(route)) throw new Error(`routes.json: duplicate route "${route}"`);
-      seenRoutes.add(route);
-      return { httpApi: parseRoute(route) };
-    });
+    const events = entry.catchAll ? [{ httpApi: '*' }] : entry.routes.map((route) => ({ httpApi: parseRoute(route) }));
     events.push(...triggerEvents(entry));
-    if (events.length === 0) throw new Error(`routes.json: function "${entry.name}" has neither routes nor triggers`);
     functions[entry.name] = functionConfig(entry, events, environment, serviceDir);
   }
-  functions[FALLBACK.name] = functionConfig(FALLBACK, [{ httpApi: '*' }], environment, serviceDir);
   return functions;
-}
-
-/** `{ functionName: accessGroup }`, fallback included. */
-function accessByFunction(entries = loadRouteTable()) {
-  return { ...Object.fromEntries(entries.map((e) => [e.name, e.access])), [FALLBACK.name]: FALLBACK.access };
 }
 
 /**
  * Optional variables, set only when their stage param is: `publicBaseUrl` → PUBLIC_BASE_URL for
- * all functions, GROUP_ENVIRONMENT for one access group each; plus WEBHOOK_SECRETS_KEY_ID, always
- * set for the webhookConfig group.
+ * all functions, ROLE_ENVIRONMENT for one role each; plus WEBHOOK_SECRETS_KEY_ID, always
+ * set for the webhookConfig and webhookDelivery roles, and SANDBOX_TABLE where the stage has it.
  */
-async function optionalEnvironment({ resolveVariable, resolveConfigurationProperty }) {
+async function optionalEnvironment({ resolveVariable, resolveConfigurationProperty }, { sandbox }) {
   const param = async (name) => {
     const value = await resolveVariable(`param:${name}, null`);
     return typeof value === 'string' && value.trim() ? value.trim() : undefined;
   };
   const publicBaseUrl = await param('publicBaseUrl');
-  const byGroup = {};
-  for (const [group, variables] of Object.entries(GROUP_ENVIRONMENT)) {
+  const byRole = {};
+  for (const [role, variables] of Object.entries(ROLE_ENVIRONMENT)) {
     for (const [name, envVar] of Object.entries(variables)) {
       const value = await param(name);
-      if (value) byGroup[group] = { ...byGroup[group], [envVar]: value };
+      if (value) byRole[role] = { ...byRole[role], [envVar]: value };
     }
   }
   const service = await resolveConfigurationProperty(['service']);
   const stage = await resolveVariable('sls:stage');
   const webhookSecrets = webhookSecretsKeyId(service, stage, await param('webhookSecretsKeyId'));
-  byGroup.webhookConfig = { ...byGroup.webhookConfig, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
+  byRole.webhookConfig = { ...byRole.webhookConfig, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
   // The delivery worker opens the secrets it signs with.
-  byGroup.webhookDelivery = { ...byGroup.webhookDelivery, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
-  return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byGroup };
+  byRole.webhookDelivery = { ...byRole.webhookDelivery, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
+  if (sandbox) {
+    const { envVar, baseName } = table('SandboxTable');
+    for (const role of Object.keys(SANDBOX_TABLE_ACCESS)) byRole[role] = { ...byRole[role], [envVar]: tableName(service, stage, baseName) };
+  }
+  return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byRole };
 }
 
 /** serverless.yml `functions:` — the stage's route table; the fallback knows whether /sandbox/* exists. */
 async function serverlessFunctions(helpers) {
   const { sandbox } = await stageSettings(helpers);
-  const functions = buildFunctions(deployedRouteTable(loadRouteTable(), { sandbox }), await optionalEnvironment(helpers));
-  const fallback = functions[FALLBACK.name];
-  fallback.environment = { ...fallback.environment, SANDBOX_ROUTES: sandbox ? 'deployed' : 'absent' };
+  const entries = deployedRouteTable(loadRouteTable(), { sandbox });
+  const functions = buildFunctions(entries, await optionalEnvironment(helpers, { sandbox }));
+  for (const entry of entries.filter((e) => e.catchAll)) {
+    const fallback = functions[entry.name];
+    fallback.environment = { ...fallback.environment, SANDBOX_ROUTES: sandbox ? 'deployed' : 'absent' };
+  }
   return functions;
 }
 
 // Serverless `${file(...)}` calls a function export with its resolver helpers.
 module.exports = serverlessFunctions;
 module.exports.buildFunctions = buildFunctions;
-module.exports.accessByFunction = accessByFunction;
-module.exports.GROUP_ENVIRONMENT = GROUP_ENVIRONMENT;
-module.exports.loadRouteTable = loadRouteTable;
-module.exports.isSandboxEntry = isSandboxEntry;
-module.exports.deployedRouteTable = deployedRouteTable;
+module.exports.ROLE_ENVIRONMENT = ROLE_ENVIRONMENT;
 module.exports.NO_SOURCE_MAPS = NO_SOURCE_MAPS;
-module.exports.FALLBACK = FALLBACK;

@@ -21,7 +21,7 @@
  */
 
 const naming = require('osls/lib/plugins/aws/lib/naming.js');
-const { deployedRouteTable, loadRouteTable } = require('./functions.cjs');
+const { deployedRouteTable, loadRouteTable } = require('./route-table.cjs');
 const { stageSettings } = require('./stage.cjs');
 
 /**
@@ -125,7 +125,7 @@ async function serverlessCors({ resolveVariable }) {
   return corsConfig(parseAllowedOrigins(await resolveVariable('param:corsAllowedOrigins, null')));
 }
 
-/** The sandbox routes of routes.json with their throttling. */
+/** The sandbox routes of the route table (lib/http/routes.ts) with their throttling. */
 function sandboxRouteSettings(routeTable = loadRouteTable()) {
   const routeKeys = routeTable
     .flatMap((entry) => entry.routes)

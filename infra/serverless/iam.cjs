@@ -1,14 +1,14 @@
 'use strict';
 
 /**
- * One IAM role per access group (the `access` of each function in lib/http/routes.json).
+ * One IAM role per access group (the `role` of each function in the route table, lib/http/routes.ts).
  * Every role gets exactly what its functions call, nothing with `Resource: '*'`:
  *
  * | group           | DynamoDB                                                                | KMS (payload keys)                         |
  * |-----------------|-------------------------------------------------------------------------|--------------------------------------------|
  * | public          | —                                                                       | —                                          |
- * | sandboxAcs      | Orders GetItem, UpdateItem (its transactions `SANDBOX_ACS#…`; no bearer token, no Sessions) | —                         |
- * | sandboxSrc      | Sessions GetItem, PutItem, UpdateItem (SRC sessions `src#…`; no bearer token) | GetPublicKey, DescribeKey (no Decrypt) |
+ * | sandboxAcs      | Sandbox only (below): its transactions `SANDBOX_ACS#…`; no bearer token, no Sessions | —                        |
+ * | sandboxSrc      | Sandbox only (below): its sessions, limits and ledger; no bearer token  | GetPublicKey, DescribeKey (no Decrypt)     |
  * | checkoutPage    | Sessions GetItem (hosted-session lookup for the page's bootstrap)        | —                                          |
  * | configRead      | Sessions GetItem; Config GetItem, Query                                 | GetPublicKey, DescribeKey                  |
  * | configWrite     | Sessions GetItem; Config GetItem, PutItem, DeleteItem, Query            | GetPublicKey, DescribeKey                  |
@@ -17,16 +17,22 @@
  * | payLinkPage     | Sessions PutItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (GET /pay: the link's order and a hosted session; no bearer token) | — |
  * | payments        | Sessions GetItem, BatchGetItem; Config GetItem; Orders Get/BatchGet/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
- * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
+ * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
  * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
- * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
- * 'supported'`: orders, paymentLinks, payments, paymentsDecrypt, configWrite, lifecycle, webhookEvents,
- * webhookConfig), the
- * `Idempotency` statement:
+ * plus, for the groups with a function whose table entry says `idempotency: 'supported'`
+ * (idempotencyRoles of ./route-table.cjs; today orders, paymentLinks, payments, paymentsDecrypt,
+ * configWrite, lifecycle, webhookEvents, webhookConfig), the `Idempotency` statement:
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
+ *
+ * plus, on stages with the sandbox only, for the roles in SANDBOX_TABLE_ACCESS, the `Sandbox`
+ * statement on the sandbox table (infra/tables.cjs), restricted to the item prefixes each needs
+ * (`dynamodb:LeadingKeys`): payments and paymentsDecrypt (the sandbox acquirer's operations and
+ * the ACS transactions they start), lifecycle (the acquirer's operations), sandboxAcs (its
+ * transactions), sandboxSrc (its sessions, limits and confirmation ledger). Without the sandbox
+ * there is no sandbox table and no statement names it.
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
  * groups (the log groups themselves are created by the framework, with retention).
@@ -46,39 +52,11 @@
  * (4.15 GET reads no secret: it is a configRead function, with no access to this key.)
  */
 
-const ACCESS_GROUPS = Object.freeze([
-  'public',
-  'sandboxAcs',
-  'sandboxSrc',
-  'checkoutPage',
-  'configRead',
-  'configWrite',
-  'orders',
-  'paymentLinks',
-  'payLinkPage',
-  'payments',
-  'paymentsDecrypt',
-  'lifecycle',
-  'webhookConfig',
-  'webhookEvents',
-  'webhookDelivery',
-]);
+const { deployedRouteTable, idempotencyRoles, loadRouteTable, roles } = require('./route-table.cjs');
+const { stageSettings } = require('./stage.cjs');
 
-/**
- * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
- * group whose functions opt in is added here (test/deploy/cloudformation.test.ts checks that
- * every opted-in handler's role has the statement, and that no other role does).
- */
-const IDEMPOTENCY_GROUPS = Object.freeze([
-  'orders',
-  'paymentLinks',
-  'payments',
-  'paymentsDecrypt',
-  'configWrite',
-  'lifecycle',
-  'webhookEvents',
-  'webhookConfig',
-]);
+/** The roles the route table may name (lib/http/routes.ts ROLES); dataStatements says what each may do. */
+const ACCESS_GROUPS = Object.freeze([...roles()]);
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -163,6 +141,35 @@ const dynamo = (sid, logicalId, actions) => ({
 });
 
 /**
+ * Who reaches the sandbox table, with which actions, on which items (leading-key prefixes):
+ * the sandbox acquirer (SANDBOX_ACQUIRER#, lib/adapters/sandbox/sandbox-authorizer.ts) is called
+ * by the functions that authorize, capture, reverse and refund; the sandbox ACS's transactions
+ * (SANDBOX_ACS#, sandbox-acs-repository.ts) are written and read by the payment functions that
+ * start a challenge and answered by the ACS; the SRC network's items (src#, src-limit#,
+ * srcconf#, lib/adapters/sandbox/src/) are its own. functions.cjs gives these roles SANDBOX_TABLE.
+ */
+const SANDBOX_TABLE_ACCESS = Object.freeze({
+  payments: { actions: ['GetItem', 'PutItem', 'UpdateItem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+  paymentsDecrypt: { actions: ['GetItem', 'PutItem', 'UpdateItem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+  lifecycle: { actions: ['GetItem', 'UpdateItem'], keys: ['SANDBOX_ACQUIRER#*'] },
+  sandboxAcs: { actions: ['GetItem', 'UpdateItem'], keys: ['SANDBOX_ACS#*'] },
+  sandboxSrc: { actions: ['GetItem', 'PutItem', 'UpdateItem'], keys: ['src#*', 'src-limit#*', 'srcconf#*'] },
+});
+const SANDBOX_TABLE_LOGICAL_ID = 'SandboxTable';
+
+/** The group's statement on the sandbox table, where the stage has one; none otherwise. */
+function sandboxStatements(group, sandbox) {
+  const access = SANDBOX_TABLE_ACCESS[group];
+  if (!sandbox || !access) return [];
+  return [
+    {
+      ...dynamo('Sandbox', SANDBOX_TABLE_LOGICAL_ID, access.actions),
+      Condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': [...access.keys] } },
+    },
+  ];
+}
+
+/**
  * What Powertools' DynamoDB persistence layer calls on the idempotency table: a conditional
  * put of the in-progress record, a consistent get when it exists, an update with the response,
  * a delete when the use case failed. For any role whose functions opt in to Idempotency-Key.
@@ -171,10 +178,13 @@ function idempotencyStatement() {
   return dynamo('Idempotency', 'IdempotencyTable', ['GetItem', 'PutItem', 'UpdateItem', 'DeleteItem']);
 }
 
-/** The statements of one group, logs excluded. */
-function groupStatements(group, keyResources, extras = {}) {
-  const statements = [...dataStatements(group, keyResources), ...extraStatements(group, extras)];
-  return IDEMPOTENCY_GROUPS.includes(group) ? [...statements, idempotencyStatement()] : statements;
+/**
+ * The statements of one group, logs excluded. `idempotent`: one of its functions takes an
+ * Idempotency-Key; `sandbox`: the stage serves the sandbox (it has the sandbox table).
+ */
+function groupStatements(group, keyResources, extras = {}, { idempotent = false, sandbox = false } = {}) {
+  const statements = [...dataStatements(group, keyResources), ...sandboxStatements(group, sandbox), ...extraStatements(group, extras)];
+  return idempotent ? [...statements, idempotencyStatement()] : statements;
 }
 
 function dataStatements(group, keyResources) {
@@ -197,13 +207,14 @@ function dataStatements(group, keyResources) {
       return [];
     case 'sandboxAcs':
       // The sandbox ACS reads its transaction record (written by the payment functions when
-      // they start a challenge) and records the result on it; no bearer token reaches it.
-      return [dynamo('Orders', 'OrdersTable', ['GetItem', 'UpdateItem'])];
+      // they start a challenge) and records the result on it, in the sandbox table only
+      // (sandboxStatements); no bearer token reaches it, no product table.
+      return [];
     case 'sandboxSrc':
-      // The sandbox Click to Pay network keeps its SDK sessions in the Sessions table (created,
-      // read, changed with a version condition; sign-out changes, TTL deletes) and encrypts
-      // checkout payloads to the *public* payload key. It never decrypts: no kms:Decrypt.
-      return [dynamo('SrcSessions', 'SessionsTable', ['GetItem', 'PutItem', 'UpdateItem']), publicKeys];
+      // The sandbox Click to Pay network keeps its SDK sessions, limits and ledger in the sandbox
+      // table only (sandboxStatements) and encrypts checkout payloads to the *public* payload
+      // key. It never decrypts: no kms:Decrypt.
+      return [publicKeys];
     case 'checkoutPage':
       // The hosted page only looks its session up (by token hash) to render the bootstrap.
       return [sessionsRead];
@@ -245,8 +256,8 @@ function dataStatements(group, keyResources) {
         },
       ];
     case 'lifecycle':
-      // Captures, reversals and refunds change the payment item and the (sandbox) acquirer's
-      // ledger with conditional UpdateItems; no KMS at all.
+      // Captures, reversals and refunds change the payment item with conditional UpdateItems (the
+      // sandbox acquirer's ledger is in the sandbox table); no KMS at all.
       return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'UpdateItem'])];
     case 'webhookConfig':
       // 4.15 PUT and rotate-secret: read-check-write of the merchant's webhook item with a
@@ -305,13 +316,19 @@ function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
   return [{ Sid: 'MastercardApiCredentials', Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [mastercardApiCredentialsParameterArn] }];
 }
 
-/** `{ LambdaRoleX: AWS::IAM::Role, … }` for every access group that has functions. */
-function roleResources({ service, stage, payloadKeyIds, accessByFunction, mastercardApiCredentialsParameterArn }) {
+/**
+ * `{ LambdaRoleX: AWS::IAM::Role, … }` for every access group that has functions in `routeTable`
+ * (the entries a stage deploys, ./route-table.cjs): each role's functions' log groups, its
+ * data statements, and the idempotency table where one of its functions opts in.
+ */
+function roleResources({ service, stage, payloadKeyIds, routeTable, sandbox = false, mastercardApiCredentialsParameterArn }) {
   const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn) };
   const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
+  const idempotent = new Set(idempotencyRoles(routeTable));
+  for (const entry of routeTable) roleLogicalId(entry.role); // an unknown role fails here, by name
   const resources = {};
   for (const group of ACCESS_GROUPS) {
-    const functionNames = Object.keys(accessByFunction).filter((name) => accessByFunction[name] === group);
+    const functionNames = routeTable.filter((entry) => entry.role === group).map((entry) => entry.name);
     if (functionNames.length === 0) continue;
     const logGroups = functionNames.map((name) =>
       sub(`arn:\${AWS::Partition}:logs:\${AWS::Region}:\${AWS::AccountId}:log-group:/aws/lambda/${service}-${stage}-${name}:*`),
@@ -331,7 +348,7 @@ function roleResources({ service, stage, payloadKeyIds, accessByFunction, master
               Version: '2012-10-17',
               Statement: [
                 { Sid: 'Logs', Effect: 'Allow', Action: ['logs:CreateLogStream', 'logs:PutLogEvents'], Resource: logGroups },
-                ...groupStatements(group, keyResources, extras),
+                ...groupStatements(group, keyResources, extras, { idempotent: idempotent.has(group), sandbox }),
               ],
             },
           },
@@ -358,14 +375,12 @@ async function resolveContext({ resolveConfigurationProperty, resolveVariable })
 
 /** serverless.yml: `resources: - ${file(./infra/serverless/iam.cjs):serverlessResources}` */
 async function serverlessResources(helpers) {
-  const { accessByFunction, deployedRouteTable, loadRouteTable } = require('./functions.cjs'); // lazy: functions.cjs requires this file
   const context = await resolveContext(helpers);
   // Fail early with a clear message instead of a CloudFormation error.
   payloadKeyResources(context.service, context.stage, context.payloadKeyIds);
   // Roles only for the functions this stage deploys (no sandbox roles without the sandbox).
-  const { sandbox } = await require('./stage.cjs').stageSettings(helpers);
-  const deployed = accessByFunction(deployedRouteTable(loadRouteTable(), { sandbox }));
-  return { Resources: roleResources({ ...context, accessByFunction: deployed }) };
+  const { sandbox } = await stageSettings(helpers);
+  return { Resources: roleResources({ ...context, sandbox, routeTable: deployedRouteTable(loadRouteTable(), { sandbox }) }) };
 }
 
 /** serverless.yml: `PAYLOAD_KEY_IDS: ${file(./infra/serverless/iam.cjs):serverlessPayloadKeyIds}` */
@@ -377,7 +392,8 @@ async function serverlessPayloadKeyIds(helpers) {
 
 module.exports = {
   ACCESS_GROUPS,
-  IDEMPOTENCY_GROUPS,
+  groupStatements,
+  SANDBOX_TABLE_ACCESS,
   idempotencyStatement,
   KMS_DECRYPT_ALGORITHMS,
   roleLogicalId,

@@ -10,10 +10,12 @@
  * never resolve), so a stack that would reject every token can never be deployed by mistake.
  *
  * Sandbox: the `/sandbox/*` routes, their functions (sandboxAcs = the sandbox 3DS ACS,
- * sandboxSrc = the sandbox Click to Pay network), roles and route throttling exist only where
+ * sandboxSrc = the sandbox Click to Pay network), roles, route throttling and the sandbox's own
+ * table (infra/tables.cjs; the payment roles reach it only there) exist only where
  * the `sandbox` param is `true` — and always on `local` (`npm start` runs
- * `osls offline start --stage local` and needs them). Without them, sandbox merchants cannot
- * complete a 3DS step-up on that stage (their challenge URL is the sandbox ACS's).
+ * `osls offline start --stage local` and needs them). Without them, sandbox merchants are
+ * not served on that stage: no sandbox acquirer (their authorizations, captures and refunds
+ * answer 502, retryable) and no sandbox ACS (lib/composition/acquirers.ts, payments.ts).
  */
 
 const NON_PRODUCTION_STAGES = Object.freeze(['local', 'dev', 'test']);
@@ -85,6 +87,12 @@ async function serverlessStageGuardRails(helpers) {
   }
   if (productionAcquirer !== null && productionAcquirer !== undefined && !['none', 'sandbox', ''].includes(productionAcquirer)) {
     throw new Error(`The productionAcquirer param must be none or sandbox, not "${productionAcquirer}"`);
+  }
+  // The sandbox acquirer keeps its operations in the sandbox table, which only a stage with the sandbox has.
+  if (!settings.sandbox && productionAcquirer === 'sandbox') {
+    throw new Error(
+      `Stage "${settings.stage}": productionAcquirer=sandbox needs the sandbox acquirer, which only a stage with the sandbox has; add --param "sandbox=true"`,
+    );
   }
   // The sandbox network's signing key only means something where the sandbox is deployed.
   if (!settings.sandbox && values.sandboxNetworkSigningJwksUrl) {

@@ -7,7 +7,7 @@ import { dynamoFailure } from '../adapters/dynamodb/dynamo.js';
 let guard: IdempotencyGuard | undefined;
 
 /**
- * The Idempotency-Key guard of the routes that opt in (RouteDefinition.idempotency), built on
+ * The Idempotency-Key guard of the routes that opt in (`idempotency: 'supported'` in lib/http/routes.ts), built on
  * first use so that other functions never create it. Its persistence layer is handed the
  * service's own DynamoDB client, so every record read and write has the same deadlines as
  * the repositories' calls (lib/adapters/aws/clients.ts): a frozen table is a 503, never a hang.

@@ -3,10 +3,10 @@ import { NetworkKeyRing } from '../adapters/jwks/network-key-ring.js';
 import { paymentConfig } from './config/payment-config.js';
 import { serviceConfig } from './config/service-config.js';
 import type { PaymentDeps } from '../core/payments/deps.js';
-import { authorizer, authorizers, productionAuthorizer } from './acquirers.js';
+import { authorizers, productionAuthorizer, sandboxAuthorizer } from './acquirers.js';
 import { unconfiguredThreeDsServer } from '../core/ports/three-ds-server.js';
 import { sandboxConfig } from './config/sandbox-config.js';
-import { sandboxAcsRepository } from './sandbox-acs.js';
+import { sandboxAcsRepository } from './sandbox.js';
 import { SandboxThreeDsServer } from '../adapters/sandbox/sandbox-three-ds.js';
 import { PaymentRepository } from '../adapters/dynamodb/payment-repository.js';
 import { ReplayRepository } from '../adapters/dynamodb/replay-repository.js';
@@ -30,14 +30,13 @@ const PENDING_THREE_DS_SECONDS = 3600;
 
 /**
  * Sandbox merchants step up at the sandbox ACS (SPEC §5), served from SANDBOX_ACS_BASE_URL
- * when set; production merchants at the gateway's 3DS server, plugged in here through the
- * same ThreeDsServer port (docs/integrating/three-ds.md) — until then, none (502, retryable).
+ * when set, where this stage serves the sandbox (none elsewhere: 502, retryable); production
+ * merchants at the gateway's 3DS server, plugged in here through the same ThreeDsServer port
+ * (docs/integrating/three-ds.md) — until then, none (502, retryable).
  */
-const sandboxThreeDsServer = new SandboxThreeDsServer(sandboxAcsRepository, {
-  acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL,
-  ttlSeconds: PENDING_THREE_DS_SECONDS,
-  now: Date.now,
-});
+const sandboxThreeDsServer = sandboxAcsRepository
+  ? new SandboxThreeDsServer(sandboxAcsRepository, { acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL, ttlSeconds: PENDING_THREE_DS_SECONDS, now: Date.now })
+  : unconfiguredThreeDsServer('this stage serves no sandbox (no SANDBOX_TABLE)');
 
 export const paymentDeps: PaymentDeps = {
   config: configRepository,
@@ -49,7 +48,7 @@ export const paymentDeps: PaymentDeps = {
   keys: payloadKeyVault,
   networks: networkKeyRing,
   authorizers,
-  threeDsServers: { sandbox: sandboxThreeDsServer, production: unconfiguredThreeDsServer },
+  threeDsServers: { sandbox: sandboxThreeDsServer, production: unconfiguredThreeDsServer('no production 3DS server is configured for this deployment') },
   settings: {
     checkoutMaxAgeSeconds: paymentConfig.CHECKOUT_MAX_AGE_SECONDS,
     authorizerTimeoutMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
@@ -62,4 +61,4 @@ export const paymentDeps: PaymentDeps = {
   represent: toPaymentResource,
 };
 
-export { authorizer, productionAuthorizer };
+export { productionAuthorizer, sandboxAuthorizer };

@@ -1,8 +1,7 @@
 import './logging.js'; // the configured log level, before anything logs
 import { createSandboxSrcHandler } from '../adapters/sandbox/src/http.js';
 import { documentClient } from './aws.js';
-import { sandboxConfig } from './config/sandbox-config.js';
-import { serviceConfig } from './config/service-config.js';
+import { requireSandboxTable, sandboxConfig } from './config/sandbox-config.js';
 import { SandboxConfirmationLedger } from '../adapters/sandbox/src/confirmation-ledger.js';
 import { SandboxSrcNetwork } from '../adapters/sandbox/src/network.js';
 import { DEFAULT_SRC_LIMITS, SrcRateLimiter } from '../adapters/sandbox/src/rate-limits.js';
@@ -14,16 +13,19 @@ import { payloadKeyVault } from './keys.js';
  * The sandbox SRC network, or undefined when SANDBOX_NETWORK_SIGNING_JWKS_URL is not set.
  * That key is the gate: the network does not know merchants (it is "the network"), so a
  * deployment without the key has no sandbox SRC at all, and the service accepts the sandbox
- * network's signatures only for sandbox merchants anyway (4.3).
+ * network's signatures only for sandbox merchants anyway (4.3). Its sessions, rate limits and
+ * confirmation ledger are in the sandbox table (SANDBOX_TABLE, required: this function exists
+ * only where the stage serves the sandbox).
  */
+const table = requireSandboxTable();
 export const sandboxSrcNetwork: SandboxSrcNetwork | undefined = sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL
   ? new SandboxSrcNetwork({
-      sessions: new SrcSessionStore(documentClient, serviceConfig.SESSIONS_TABLE),
+      sessions: new SrcSessionStore(documentClient, table),
       signingKeys: new NetworkSigningKeys(sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL),
       payloadKeys: payloadKeyVault,
-      limiter: new SrcRateLimiter(documentClient, serviceConfig.SESSIONS_TABLE),
+      limiter: new SrcRateLimiter(documentClient, table),
       limits: DEFAULT_SRC_LIMITS,
-      confirmations: new SandboxConfirmationLedger(documentClient, serviceConfig.SESSIONS_TABLE, Date.now),
+      confirmations: new SandboxConfirmationLedger(documentClient, table, Date.now),
       now: Date.now,
     })
   : undefined;

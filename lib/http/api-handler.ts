@@ -7,64 +7,92 @@ import type { IdempotencyGuard } from './idempotency.js';
 import { jsonBodyLimits } from './json-body.js';
 import { problemDetails } from './problem-details.js';
 import { requestContext } from './request-context.js';
-import type { AccessRequirement, ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas, SessionTokenPolicy } from './types.js';
+import type { ApiRouteOptions } from './routes.js';
+import type { ApiContext, ApiEvent, ApiRequest, ApiResponse, ApiResult, RouteSchemas } from './types.js';
 import { validateInput } from './validate.js';
 import { middyOptions, withInvocationDeadline } from './invocation-deadline.js';
 import { flushMetrics } from './flush-metrics.js';
 
-export interface RouteDefinition<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteSchemas<P, Q, B> {
-  /** For logs: e.g. "POST /transactions/outlets/{outletId}/orders". */
-  route: string;
-  access: AccessRequirement;
-  /** Hosted-session tokens are refused (403) unless the route says `'allowed'` (SPEC §1). */
-  sessionTokens?: SessionTokenPolicy;
+/** What the edge takes from an entry of the route table (./routes.ts). */
+export interface EdgeRoute extends ApiRouteOptions {
+  routes: readonly string[];
+}
+
+/** The rest of an endpoint: who checks tokens, and the schemas its input is validated with. */
+export interface HandlerOptions<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> extends RouteSchemas<P, Q, B> {
   authenticator: Authenticator;
-  /**
-   * `'payment'`: the route's path names a payment (`orderRef`, `paymentRef`) and its use case
-   * reads it first. A hosted-session token's lookup then reads the order and the payment in
-   * the same BatchGetItem, handed to the use case as `readAhead` (one round trip fewer).
-   */
-  readAhead?: 'payment';
+}
+
+/** How a built handler was built: its table entry, and whether the Idempotency-Key guard is in the stack. */
+export interface BuiltFrom {
+  route: EdgeRoute;
+  idempotent: boolean;
+}
+const builtFrom = new WeakMap<object, BuiltFrom>();
+
+/** The table entry a handler was built from (test/unit/route-table.test.ts: each handler names its own). */
+export function builtFromOf(handler: unknown): BuiltFrom | undefined {
+  return typeof handler === 'function' ? builtFrom.get(handler) : undefined;
 }
 
 /**
- * The one way to build an endpoint. Order matters and is SPEC-driven: request id → error
- * mapping → size/media type (413/415) → bearer token (401) → realm/permission (403) →
- * input validation (400) → Idempotency-Key (routes that opt in) → use case. Handlers receive
- * typed, validated input only. The whole invocation runs under a deadline (invocation-deadline.ts): a dependency that does not
- * answer in time is a 503, never a 500 and never an answer after Lambda's own timeout.
+ * The one way to build an endpoint, from its route-table entry (`apiHandler(routes.getOrder, …)`).
+ * Order matters and is SPEC-driven: request id → error mapping → size/media type (413/415) →
+ * bearer token (401) → realm/permission (403) → input validation (400) → Idempotency-Key
+ * (routes that opt in) → use case. Handlers receive typed, validated input only. The whole
+ * invocation runs under a deadline (invocation-deadline.ts): a dependency that does not answer
+ * in time is a 503, never a 500 and never an answer after Lambda's own timeout. A route that
+ * opts in to Idempotency-Key cannot be built here (`idempotency?: never`): it goes through
+ * lib/composition/idempotent-api-handler.ts.
  */
 export function apiHandler<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType>(
-  definition: RouteDefinition<P, Q, B>,
+  route: EdgeRoute & { idempotency?: never },
+  options: HandlerOptions<P, Q, B>,
   run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
 ) {
-  return buildApiHandler(definition, run, undefined);
+  // The types refuse it; this refuses it at start-up for a route that got here by a cast.
+  if (route.idempotency !== undefined) throw new Error(`${routeLabel(route)} takes an Idempotency-Key: build it with idempotentApiHandler`);
+  return buildApiHandler(route, options, run, undefined);
+}
+
+/**
+ * The label of a route in logs and metrics: its route key, or `PUT|POST /path` for a function
+ * serving one path with several methods. A function serving several paths is not an API route.
+ */
+export function routeLabel(route: EdgeRoute): string {
+  const parsed = route.routes.map((key) => key.split(' ') as [string, string]);
+  const paths = new Set(parsed.map(([, path]) => path));
+  if (paths.size !== 1) throw new Error(`An API function serves one path, not ${[...paths].join(', ') || 'none'}`);
+  return `${parsed.map(([method]) => method).join('|')} ${parsed[0]![1]}`;
 }
 
 /**
  * The stack itself, with or without the Idempotency-Key guard. Routes that opt in go through
- * ./idempotent-api-handler.ts, the only module that reaches the guard (and Powertools): a
- * function whose route does not opt in never bundles nor loads it (docs/benchmarks.md "Cold start").
+ * lib/composition/idempotent-api-handler.ts, the only module that reaches the guard (and
+ * Powertools): a function whose route does not opt in never bundles nor loads it
+ * (docs/benchmarks.md "Cold start").
  */
 export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(
-  definition: RouteDefinition<P, Q, B>,
+  route: EdgeRoute,
+  options: HandlerOptions<P, Q, B>,
   run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
   guard: IdempotencyGuard | undefined,
 ) {
+  const label = routeLabel(route);
   const stack = middy<ApiEvent, ApiResponse, Error, ApiContext>(middyOptions)
-    .use(flushMetrics({ route: definition.route })) // outermost: flushes once, after the answer is decided
-    .use(requestContext({ route: definition.route }))
+    .use(flushMetrics({ route: label })) // outermost: flushes once, after the answer is decided
+    .use(requestContext({ route: label }))
     .use(problemDetails())
     .use(jsonBodyLimits())
     .use(
       authenticate({
-        authenticator: definition.authenticator,
-        requirement: definition.access,
-        sessionTokens: definition.sessionTokens,
-        readAhead: definition.readAhead === 'payment' ? (event) => paymentIdsInPath(definition.params, event) : undefined,
+        authenticator: options.authenticator,
+        requirement: route.access,
+        sessionTokens: route.sessionTokens,
+        readAhead: route.readAhead === 'payment' ? (event) => paymentIdsInPath(options.params, event) : undefined,
       }),
     )
-    .use(validateInput(definition))
+    .use(validateInput(options))
     .handler(async (event, context) => {
       const { api } = context;
       const call = () =>
@@ -82,7 +110,9 @@ export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B exte
       const idempotent = { event, context, principal: api.principal!, rawBody: api.rawBody, logger: api.logger };
       return jsonResponse(await guard.run(idempotent, call));
     });
-  return withInvocationDeadline((event: ApiEvent, context: Context) => stack(event, context as ApiContext));
+  const handler = withInvocationDeadline((event: ApiEvent, context: Context) => stack(event, context as ApiContext));
+  builtFrom.set(handler, { route, idempotent: guard !== undefined });
+  return handler;
 }
 
 /**

@@ -16,8 +16,6 @@ import { deriveSecrets, openResponse, requestFingerprint, sealResponse, type Sto
 import { describeRequest, idempotencyKeyOf, idempotencyScope, type IdempotentCall } from './idempotency-request.js';
 import type { ApiResult } from './types.js';
 
-/** A route's opt-in (RouteDefinition.idempotency). Without it the header is ignored. */
-export type IdempotencySupport = 'supported';
 export { idempotencyKeyOf, idempotencyScope };
 
 export const REPLAYED_HEADER = 'Idempotent-Replayed';

@@ -1,4 +1,4 @@
-import table from './routes.json' with { type: 'json' };
+import { routeTable } from './routes.js';
 
 export interface RouteEntry {
   method: string;
@@ -8,9 +8,12 @@ export interface RouteEntry {
 /** The sandbox's paths: deployed only on stages with the sandbox (infra/serverless/stage.cjs). */
 const SANDBOX_PATH = /^\/sandbox\//;
 
-/** "GET /a/{b}/c" → { method: 'GET', pattern: /^\/a\/[^/]+\/c$/ }; without /sandbox/* unless `sandbox`. */
+/**
+ * The routes of the table (./routes.ts) as the fallback matches them: "GET /a/{b}/c" →
+ * { method: 'GET', pattern: /^\/a\/[^/]+\/c$/ }; without /sandbox/* unless `sandbox`.
+ */
 export function routeEntries(options: { sandbox: boolean }): RouteEntry[] {
-  return table.functions.flatMap((fn) =>
+  return routeTable().flatMap((fn) =>
     fn.routes.flatMap((route) => {
       const [method, path] = route.split(' ') as [string, string];
       if (!options.sandbox && SANDBOX_PATH.test(path)) return [];

@@ -43,7 +43,7 @@ export interface ApiState {
   logger: Logger;
   startedAt: number;
   principal?: Principal;
-  /** The order and payment read with a hosted session (RouteDefinition `readAhead`). */
+  /** The order and payment read with a hosted session (the route table's `readAhead`, lib/http/routes.ts). */
   readAhead?: PaymentReadAhead;
   rawBody?: unknown;
   params?: unknown;

@@ -91,7 +91,7 @@ describe('bad input never reaches a 500', () => {
 
 describe('error mapping', () => {
   const failing = (error: unknown) =>
-    apiHandler({ route: 'GET /boom', access: { kind: 'any' }, authenticator, query: z.object({}) }, async () => {
+    apiHandler({ routes: ['GET /boom'], access: { kind: 'any' } }, { authenticator, query: z.object({}) }, async () => {
       throw error;
     });
 

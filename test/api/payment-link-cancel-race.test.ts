@@ -7,7 +7,7 @@ import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { paymentLinkRepository } from '../../lib/composition/payment-links.js';
 import { paymentRepository } from '../../lib/composition/payments.js';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { invoke } from '../support/invoke.js';
 import { cancelPaymentLink, newLinkRef, openPaymentLink, readPaymentLink, sessionOf } from '../support/payment-links.js';

@@ -1,7 +1,7 @@
 // @vitest-environment node
 /**
  * Packages the service with `osls package` (offline: no AWS credentials, no network) and checks
- * the CloudFormation template it would deploy: functions and routes from lib/http/routes.json,
+ * the CloudFormation template it would deploy: functions and routes from the route table (lib/http/routes.ts),
  * one least-privilege role per access group, tables, the payload and webhook-secrets KMS keys
  * and the Lambda environment.
  *
@@ -11,7 +11,7 @@
  * Self-contained: it needs no global setup. It packages a temporary copy of the repository
  * (package-template.ts: node_modules symlinked) so that serverless-esbuild's work folder never
  * collides with a `serverless-offline` session running in the checkout.
- * While a handler listed in routes.json does not exist yet, the suite is skipped (packaging
+ * While a handler listed in the route table does not exist yet, the suite is skipped (packaging
  * cannot succeed without every entry point); likewise without web/src/main.tsx, since the
  * checkoutPage function ships the built page (npm run build:web, done here in the copy).
  */
@@ -19,19 +19,13 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { routeTable } from '../../lib/http/routes.js';
 import { packageTemplate, type PackagedTemplate } from './package-template.js';
 
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const SERVICE = 'click-to-pay';
 const STAGE = 'test';
 const REGION = 'eu-west-1';
-
-interface RouteTableEntry {
-  name: string;
-  dir: string;
-  access: string;
-  routes: string[];
-}
 
 // Loose CloudFormation shapes: the template is data, checked field by field below.
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,15 +42,15 @@ interface Statement {
   Condition?: Json;
 }
 
-const routeTable = (JSON.parse(readFileSync(join(ROOT, 'lib/http/routes.json'), 'utf8')) as { functions: RouteTableEntry[] }).functions;
-const allFunctions: RouteTableEntry[] = [...routeTable, { name: 'fallback', dir: 'fallback', access: 'public', routes: [] }];
+/** Every function of the table, the fallback ($default) included. */
+const allFunctions = routeTable();
 const missingHandlers = [...allFunctions.map((fn) => `functions/${fn.dir}/handler.ts`), 'web/src/main.tsx'].filter((file) => !existsSync(join(ROOT, file)));
 
 if (missingHandlers.length > 0) {
   console.warn(`[cloudformation.test] skipped until these handlers exist: ${missingHandlers.join(', ')}`);
 }
 
-/** Access groups whose functions take no bearer token (so need no Sessions lookup). */
+/** Roles whose functions take no bearer token (so need no Sessions lookup). */
 // Called without a bearer token: the public pages, the sandbox and the webhook worker (stream, schedule).
 const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'payLinkPage', 'webhookDelivery']);
 
@@ -95,7 +89,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     return asArray<Json>(role?.Properties.Policies).flatMap((p) => asArray<Statement>(p.PolicyDocument.Statement));
   };
   const actionsOf = (statement: Statement) => asArray(statement.Action).map((a) => a.toLowerCase());
-  const functionsWithAccess = (access: string) => allFunctions.filter((f) => f.access === access).map((f) => f.name);
+  const functionsWithAccess = (role: string) => allFunctions.filter((f) => f.role === role).map((f) => f.name);
   /** Route key → the logical id of the Lambda function its integration invokes. */
   const routeTargets = () => {
     const map = new Map<string, string>();
@@ -107,9 +101,9 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     return map;
   };
 
-  it('has every function of routes.json on nodejs22.x / arm64 with its handler and HTTP API routes', () => {
+  it('has every function of the route table on nodejs22.x / arm64 with its handler and HTTP API routes', () => {
     const targets = routeTargets();
-    for (const fn of routeTable) {
+    for (const fn of allFunctions) {
       const [logicalId, lambda] = functionEntry(fn.name);
       expect(lambda.Properties.Runtime, fn.name).toBe('nodejs22.x');
       expect(lambda.Properties.Architectures, fn.name).toEqual(['arm64']);
@@ -117,7 +111,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       for (const route of fn.routes) expect(targets.get(route), route).toBe(logicalId);
     }
     const routeKeys = [...targets.keys()].filter((key) => key !== '$default').sort();
-    expect(routeKeys).toEqual(routeTable.flatMap((fn) => fn.routes).sort());
+    expect(routeKeys).toEqual(allFunctions.flatMap((fn) => fn.routes).sort());
   });
 
   it('sends everything else ($default) to the fallback function', () => {
@@ -135,8 +129,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
     for (const fn of allFunctions) {
       const props = functionEntry(fn.name)[1].Properties;
-      const payment = fn.access === 'payments' || fn.access === 'paymentsDecrypt' || fn.access === 'lifecycle';
-      const worker = fn.access === 'webhookDelivery';
+      const payment = fn.role === 'payments' || fn.role === 'paymentsDecrypt' || fn.role === 'lifecycle';
+      const worker = fn.role === 'webhookDelivery';
       expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
       expect(props.Timeout, fn.name).toBe(worker ? 60 : payment ? 15 : 6);
       // A lease outlives its holder's Lambda: no holder can still be talking to the acquirer
@@ -152,9 +146,9 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     for (const fn of allFunctions) {
       const role = roleOf(fn.name);
       expect(resources[role]?.Type, fn.name).toBe('AWS::IAM::Role');
-      const known = roleByGroup.get(fn.access);
-      if (known) expect(role, `${fn.name} (${fn.access})`).toBe(known);
-      else roleByGroup.set(fn.access, role);
+      const known = roleByGroup.get(fn.role);
+      if (known) expect(role, `${fn.name} (${fn.role})`).toBe(known);
+      else roleByGroup.set(fn.role, role);
     }
     expect(new Set(roleByGroup.values()).size).toBe(roleByGroup.size);
     expect(roleOf('fallback')).toBe(roleByGroup.get('public'));
@@ -215,29 +209,53 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     for (const name of functionsWithAccess('public')) expect(roleOf(name), name).toBe(roleOf('fallback'));
   });
 
-  it('lets the sandbox ACS touch only payment items in the orders table', () => {
-    for (const name of functionsWithAccess('sandboxAcs')) {
-      const data = statementsOf(roleOf(name)).filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')));
-      for (const s of data) {
-        expect(JSON.stringify(s.Resource), name).toBe(JSON.stringify([{ 'Fn::GetAtt': ['OrdersTable', 'Arn'] }]));
-        for (const action of actionsOf(s)) expect(['dynamodb:getitem', 'dynamodb:updateitem'], name).toContain(action);
-      }
+  it('keeps the sandbox in its own table, reached only by the roles that need it, each only on its own items', () => {
+    const sandboxTable = JSON.stringify([{ 'Fn::GetAtt': ['SandboxTable', 'Arn'] }]);
+    // Who calls the sandbox: its ACS and network, and the functions that reach the sandbox acquirer or start a sandbox challenge.
+    const expected: Record<string, { actions: string[]; keys: string[] }> = {
+      payments: { actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+      paymentsDecrypt: { actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACQUIRER#*', 'SANDBOX_ACS#*'] },
+      lifecycle: { actions: ['dynamodb:getitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACQUIRER#*'] },
+      sandboxAcs: { actions: ['dynamodb:getitem', 'dynamodb:updateitem'], keys: ['SANDBOX_ACS#*'] },
+      sandboxSrc: { actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'], keys: ['src#*', 'src-limit#*', 'srcconf#*'] },
+    };
+    const naming = ofType('AWS::IAM::Role')
+      .filter(([id]) => JSON.stringify(statementsOf(id)).includes('"SandboxTable"'))
+      .map(([id]) => id)
+      .sort();
+    expect(naming).toEqual(
+      Object.keys(expected)
+        .map((role) => roleOf(functionsWithAccess(role)[0]!))
+        .sort(),
+    );
+    for (const [role, want] of Object.entries(expected)) {
+      const onSandbox = statementsOf(roleOf(functionsWithAccess(role)[0]!)).filter((st) => JSON.stringify(st.Resource).includes('"SandboxTable"'));
+      expect(
+        onSandbox.map((st) => ({ resource: JSON.stringify(st.Resource), actions: actionsOf(st).sort(), condition: st.Condition })),
+        role,
+      ).toEqual([{ resource: sandboxTable, actions: want.actions, condition: { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': want.keys } } }]);
+    }
+    // Only the functions of those roles know the table.
+    for (const fn of allFunctions) {
+      const env: Record<string, string> = functionEntry(fn.name)[1].Properties.Environment.Variables;
+      if (fn.role in expected) expect(env.SANDBOX_TABLE, fn.name).toBe(`${SERVICE}-${STAGE}-sandbox`);
+      else expect(env, fn.name).not.toHaveProperty('SANDBOX_TABLE');
     }
   });
 
-  it('gives the sandbox SRC its sessions and the public payload keys only, and the checkout page one session read', () => {
+  it('gives the sandbox ACS and network no product table; the network the public payload keys; the checkout page one session read', () => {
     const dataActions = (name: string) =>
       statementsOf(roleOf(name))
         .filter((s) => !actionsOf(s).every((a) => a.startsWith('logs:')))
         .map((s) => ({ resource: JSON.stringify(s.Resource), actions: actionsOf(s).sort() }));
+    const sandboxTable = JSON.stringify([{ 'Fn::GetAtt': ['SandboxTable', 'Arn'] }]);
+    expect(functionsWithAccess('sandboxAcs')).toEqual(['sandboxAcs']);
+    expect(dataActions('sandboxAcs')).toEqual([{ resource: sandboxTable, actions: ['dynamodb:getitem', 'dynamodb:updateitem'] }]);
     expect(functionsWithAccess('sandboxSrc')).toEqual(['sandboxSrc']);
     const src = dataActions('sandboxSrc');
     expect(src).toHaveLength(2);
-    expect(src[0]).toEqual({
-      resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]),
-      actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'],
-    });
-    expect(src[1]!.actions).toEqual(['kms:describekey', 'kms:getpublickey']);
+    expect(src[0]!.actions).toEqual(['kms:describekey', 'kms:getpublickey']);
+    expect(src[1]).toEqual({ resource: sandboxTable, actions: ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem'] });
     expect(functionsWithAccess('checkoutPage')).toEqual(['checkoutPage']);
     expect(dataActions('checkoutPage')).toEqual([{ resource: JSON.stringify([{ 'Fn::GetAtt': ['SessionsTable', 'Arn'] }]), actions: ['dynamodb:getitem'] }]);
   });
@@ -256,7 +274,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   });
 
   it('grants every authenticated role the session lookup', () => {
-    for (const fn of allFunctions.filter((f) => !UNAUTHENTICATED_GROUPS.has(f.access))) {
+    for (const fn of allFunctions.filter((f) => !UNAUTHENTICATED_GROUPS.has(f.role))) {
       const sessionRead = statementsOf(roleOf(fn.name)).some(
         (s) => actionsOf(s).includes('dynamodb:getitem') && JSON.stringify(s.Resource).includes('"SessionsTable"'),
       );
@@ -265,8 +283,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   });
 
   it('gives the Idempotency-Key table to exactly the roles of functions that opt in, and nothing else on it', () => {
-    const optsIn = (fn: RouteTableEntry) => /idempotency:\s*'supported'/.test(readFileSync(join(ROOT, `functions/${fn.dir}/handler.ts`), 'utf8'));
-    const groupsOptingIn = new Set(allFunctions.filter(optsIn).map((fn) => fn.access));
+    const groupsOptingIn = new Set(allFunctions.filter((fn) => fn.idempotency === 'supported').map((fn) => fn.role));
     expect([...groupsOptingIn].sort()).toEqual([
       'configWrite',
       'lifecycle',
@@ -279,8 +296,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     ]);
     for (const fn of allFunctions) {
       const onTable = statementsOf(roleOf(fn.name)).filter((s) => JSON.stringify(s.Resource).includes('"IdempotencyTable"'));
-      if (!groupsOptingIn.has(fn.access)) {
-        expect(onTable, `${fn.name} (${fn.access}) must not touch the idempotency table`).toEqual([]);
+      if (!groupsOptingIn.has(fn.role)) {
+        expect(onTable, `${fn.name} (${fn.role}) must not touch the idempotency table`).toEqual([]);
         continue;
       }
       expect(onTable, fn.name).toHaveLength(1);
@@ -318,13 +335,16 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
   });
 
-  it('defines the five tables with point-in-time recovery, encryption and TTL (expiresAt; Powertools’ expiration on the idempotency table)', () => {
-    const expected: Record<string, { name: string; keys: string[]; ttl?: string }> = {
+  it('defines the five product tables with point-in-time recovery, encryption and TTL (expiresAt; Powertools’ expiration on the idempotency table), and the sandbox’s', () => {
+    const expected: Record<string, { name: string; keys: string[]; ttl?: string; sandbox?: true }> = {
       ConfigTable: { name: 'config', keys: ['pk', 'sk'] },
       OrdersTable: { name: 'orders', keys: ['pk', 'sk'], ttl: 'expiresAt' },
       SessionsTable: { name: 'sessions', keys: ['pk'], ttl: 'expiresAt' },
       ReplayTable: { name: 'replay', keys: ['pk'], ttl: 'expiresAt' },
       IdempotencyTable: { name: 'idempotency', keys: ['pk'], ttl: 'expiration' },
+      // Disposable test data, every item expiring: no point-in-time recovery, and no deletion
+      // protection, so that turning the sandbox off (sandbox=false) can delete it.
+      SandboxTable: { name: 'sandbox', keys: ['pk'], ttl: 'expiresAt', sandbox: true },
     };
     expect(
       ofType('AWS::DynamoDB::Table')
@@ -336,7 +356,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(props.TableName).toBe(`${SERVICE}-${STAGE}-${want.name}`);
       expect(props.BillingMode).toBe('PAY_PER_REQUEST');
       expect(props.KeySchema.map((k: Json) => k.AttributeName)).toEqual(want.keys);
-      expect(props.PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+      expect(props.PointInTimeRecoverySpecification, id).toEqual({ PointInTimeRecoveryEnabled: !want.sandbox });
+      if (want.sandbox) expect(props.DeletionProtectionEnabled, id).toBe(false);
       expect(props.SSESpecification?.SSEEnabled).toBe(true);
       if (want.ttl) expect(props.TimeToLiveSpecification, id).toEqual({ AttributeName: want.ttl, Enabled: true });
       else expect(props.TimeToLiveSpecification, id).toBeUndefined();
@@ -460,7 +481,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       expect(env).not.toHaveProperty('CLICK_TO_PAY_SDK_URLS');
       expect(env).not.toHaveProperty('PAYLOAD_KEY_NETWORK_KIDS'); // no network kids registered: thumbprint or key trial
       // Only the functions that seal webhook secrets know the key, through this stack's alias.
-      if (fn.access === 'webhookConfig' || fn.access === 'webhookDelivery')
+      if (fn.role === 'webhookConfig' || fn.role === 'webhookDelivery')
         expect(env.WEBHOOK_SECRETS_KEY_ID, fn.name).toBe(`alias/${SERVICE}-${STAGE}-webhook-secrets`);
       else expect(env, fn.name).not.toHaveProperty('WEBHOOK_SECRETS_KEY_ID');
       expect(Object.values(env).every((v) => typeof v === 'string' && v !== 'null')).toBe(true);
@@ -478,8 +499,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     const [stageId, stage] = ofType('AWS::ApiGatewayV2::Stage')[0]!;
     expect(stageId).toBe('HttpApiStage');
     const settings: Record<string, { ThrottlingRateLimit: number; ThrottlingBurstLimit: number }> = stage.Properties.RouteSettings;
-    const sandboxRoutes = routeTable
-      .flatMap((fn) => fn.routes)
+    const sandboxRoutes = allFunctions
+      .flatMap((fn) => [...fn.routes])
       .filter((route) => route.includes(' /sandbox/'))
       .sort();
     expect(sandboxRoutes.length).toBeGreaterThan(8);
@@ -511,6 +532,7 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
         'SessionsTableName',
         'ReplayTableName',
         'IdempotencyTableName',
+        'SandboxTableName',
       ]),
     );
   });

@@ -27,7 +27,7 @@ const { stageThrottling, ACCESS_LOG_FIELDS } = require('../../infra/serverless/h
   stageThrottling: (rate: unknown, burst: unknown) => { rate: number; burst: number };
   ACCESS_LOG_FIELDS: Record<string, string>;
 };
-const { isSandboxEntry } = require('../../infra/serverless/functions.cjs') as { isSandboxEntry: (entry: { name: string; routes: string[] }) => boolean };
+const { isSandboxEntry } = require('../../infra/serverless/route-table.cjs') as { isSandboxEntry: (entry: { name: string; routes: string[] }) => boolean };
 
 const PLACEHOLDERS = {
   authIssuer: 'https://auth.example.invalid/',
@@ -119,6 +119,11 @@ describe('which stages are production', () => {
     await expect(stage.serverlessStageGuardRails(helpers('prod', { ...real, productionAcquirer: 'none' }))).resolves.toMatchObject({ production: true });
     await expect(stage.serverlessStageGuardRails(helpers('local', { productionAcquirer: 'sandbox' }))).resolves.toMatchObject({ production: false });
     await expect(stage.serverlessStageGuardRails(helpers('dev', { productionAcquirer: 'acme' }))).rejects.toThrow(/must be none or sandbox/);
+    // The sandbox acquirer keeps its operations in the sandbox table: only a stage with the sandbox has one.
+    await expect(stage.serverlessStageGuardRails(helpers('dev', { productionAcquirer: 'sandbox' }))).rejects.toThrow(
+      /needs the sandbox acquirer.*sandbox=true/,
+    );
+    await expect(stage.serverlessStageGuardRails(helpers('dev', { productionAcquirer: 'sandbox', sandbox: 'true' }))).resolves.toMatchObject({ sandbox: true });
   });
 
   it('refuses a function that mixes /sandbox/ routes with others', () => {
@@ -173,6 +178,21 @@ describe.skipIf(!packageTemplate.possible())('osls package --stage prod', () => 
       const fallback = functionsOf().find((p) => p.FunctionName === 'click-to-pay-prod-fallback');
       expect(fallback.Environment.Variables.SANDBOX_ROUTES).toBe('absent');
       expect(readdirSync(packaged.packageDir).filter((file) => /sandbox/i.test(file))).toEqual([]);
+    });
+
+    it('has no sandbox table, and no role statement or function environment names it', () => {
+      expect(ofType('AWS::DynamoDB::Table').map(([id]) => id)).not.toContain('SandboxTable');
+      expect(ofType('AWS::DynamoDB::Table').length).toBe(5);
+      expect(JSON.stringify(resources)).not.toMatch(/SandboxTable|click-to-pay-prod-sandbox/);
+      for (const props of functionsOf()) expect(props.Environment?.Variables ?? {}, props.FunctionName).not.toHaveProperty('SANDBOX_TABLE');
+      // The roles that reach it on a stage with the sandbox are here, without it.
+      const roles = ofType('AWS::IAM::Role');
+      for (const id of ['LambdaRolePayments', 'LambdaRolePaymentsDecrypt', 'LambdaRoleLifecycle']) {
+        const role = roles.find(([roleId]) => roleId === id);
+        expect(role, id).toBeDefined();
+        expect(JSON.stringify(role![1]), id).not.toMatch(/SANDBOX_|Sandbox/);
+      }
+      expect(JSON.stringify(packaged.template.Outputs ?? {})).not.toContain('SandboxTable');
     });
 
     it('throttles the $default stage from the params', () => {

@@ -17,16 +17,16 @@ const iam = require('../../infra/serverless/iam.cjs') as {
   roleLogicalId: (group: string) => string;
 };
 const functions = require('../../infra/serverless/functions.cjs') as {
-  accessByFunction: () => Record<string, string>;
-  GROUP_ENVIRONMENT: Record<string, Record<string, string>>;
+  ROLE_ENVIRONMENT: Record<string, Record<string, string>>;
 };
+const { loadRouteTable } = require('../../infra/serverless/route-table.cjs') as { loadRouteTable: () => unknown[] };
 
 const ARN = 'arn:aws:ssm:eu-west-1:123456789012:parameter/click-to-pay/prod/mastercard-api';
 const context = (extra: Record<string, unknown> = {}) => ({
   service: 'click-to-pay',
   stage: 'prod',
   payloadKeyIds: 'alias/click-to-pay-prod-payload-current',
-  accessByFunction: functions.accessByFunction(),
+  routeTable: loadRouteTable(),
   ...extra,
 });
 const statements = (roles: Record<string, Role>, group: string) => roles[iam.roleLogicalId(group)]!.Properties.Policies[0]!.PolicyDocument.Statement;
@@ -59,12 +59,12 @@ describe('Mastercard confirmations: IAM and environment', () => {
   });
 
   it('passes the three MASTERCARD_* variables to the delivery worker alone', () => {
-    expect(functions.GROUP_ENVIRONMENT.webhookDelivery).toEqual({
+    expect(functions.ROLE_ENVIRONMENT.webhookDelivery).toEqual({
       mastercardConfirmationsUrl: 'MASTERCARD_CONFIRMATIONS_URL',
       mastercardSrcClientId: 'MASTERCARD_SRC_CLIENT_ID',
       mastercardApiCredentialsParameterArn: 'MASTERCARD_API_CREDENTIALS_PARAMETER_ARN',
     });
-    for (const [group, variables] of Object.entries(functions.GROUP_ENVIRONMENT)) {
+    for (const [group, variables] of Object.entries(functions.ROLE_ENVIRONMENT)) {
       if (group !== 'webhookDelivery') expect(JSON.stringify(variables), group).not.toContain('MASTERCARD');
     }
   });

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../../infra/local/ports.js';
+import { routeTable } from '../../lib/http/routes.js';
 import { startFakeNetworks, type FakeNetworks } from './fakes/index.js';
 
 /**
@@ -133,12 +134,11 @@ async function registerPayloadKey(baseUrl: string, token: string, networks: Fake
 /**
  * serverless-offline loads each function on its first request; on a busy machine that cold
  * start can exceed the function's timeout (504 "Lambda timeout"). Scenarios test the page,
- * not cold starts: call every route of lib/http/routes.json once (no token, dummy ids — a
+ * not cold starts: call every route of the route table (lib/http/routes.ts) once (no token, dummy ids — a
  * fast 4xx) and retry while the answer is a 504.
  */
 async function warmUp(baseUrl: string): Promise<void> {
-  const table = JSON.parse(await readFile(join(ROOT, 'lib', 'http', 'routes.json'), 'utf8')) as { functions: { routes: string[] }[] };
-  for (const route of table.functions.flatMap((fn) => fn.routes)) {
+  for (const route of routeTable().flatMap((fn) => fn.routes)) {
     const [method, path] = route.split(' ') as [string, string];
     const url = `${baseUrl}${path.replace(/\{[^}]+\}/g, 'warm-up')}`;
     for (let attempt = 0; attempt < 4; attempt++) {

@@ -18,7 +18,8 @@ const { checkoutResponse } = await import('../support/checkout.js');
 const { pay, lookupCalls, authorizerCalls } = await import('../support/payments.js');
 const { invoke } = await import('../support/invoke.js');
 const { handler: getMerchantConfig } = await import('../../functions/get-merchant-config/handler.js');
-const { authorizer, paymentDeps, paymentRepository } = await import('../../lib/composition/payments.js');
+const { paymentDeps, paymentRepository } = await import('../../lib/composition/payments.js');
+const { authorizer } = await import('../support/sandbox-acquirer.js');
 
 let token: string;
 beforeAll(async () => {

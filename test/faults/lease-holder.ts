@@ -4,7 +4,7 @@
  * returns, holding the payment's lease, until the test kills it (SIGKILL).
  * Input: LEASE_HOLDER_INPUT = JSON { world, token, sdkResult }.
  */
-import { authorizer } from '../../lib/composition/payments.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import type { AuthorizationRequest } from '../../lib/core/ports/authorizer.js';
 import { handler as payClickToPay } from '../../functions/pay-click-to-pay/handler.js';
 import { invoke } from '../support/invoke.js';

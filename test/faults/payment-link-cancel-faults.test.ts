@@ -18,7 +18,8 @@ const { platformToken } = await import('../support/tokens.js');
 const { invoke } = await import('../support/invoke.js');
 const { handler: getOrder } = await import('../../functions/get-order/handler.js');
 const { paymentLinkRepository } = await import('../../lib/composition/payment-links.js');
-const { paymentRepository, authorizer } = await import('../../lib/composition/payments.js');
+const { paymentRepository } = await import('../../lib/composition/payments.js');
+const { authorizer } = await import('../support/sandbox-acquirer.js');
 
 let token: string;
 let outletId: string;

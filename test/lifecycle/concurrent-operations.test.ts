@@ -4,7 +4,7 @@
  * nothing is over-drawn, and the acquirer sees each operation at most once.
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 import { aed, authorizedWorld, capture, expectConsistent, refund, reverse } from '../support/lifecycle.js';
 import { platformToken } from '../support/tokens.js';

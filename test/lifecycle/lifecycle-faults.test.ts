@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 import { randomUUID } from 'node:crypto';
 import type { Principal } from '../../lib/core/auth/principal.js';

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 import { IDEMPOTENCY_WINDOW_SECONDS } from '../../lib/http/idempotency.js';
 import { acquirerRecord, aed, authorizedWorld, capture, expectConsistent, storedPayment } from '../support/lifecycle.js';

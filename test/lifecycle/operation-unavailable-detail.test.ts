@@ -1,5 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 import { AuthorizationUnavailableError } from '../../lib/core/errors.js';
 import { OperationNotPerformedError } from '../../lib/core/ports/authorizer.js';

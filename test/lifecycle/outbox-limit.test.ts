@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EventRepository } from '../../lib/adapters/dynamodb/event-repository.js';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { drainOutbox } from '../../lib/core/outbox/worker.js';

@@ -1,7 +1,8 @@
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { documentClient } from '../../lib/composition/aws.js';
 import { configRepository, orderRepository } from '../../lib/composition/core.js';
-import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import type { OrderAction } from '../../lib/core/domain/order.js';
 import { Logger } from '../../lib/core/ports/logger.js';

@@ -5,7 +5,8 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxAuthorizer } from '../../lib/adapters/sandbox/sandbox-authorizer.js';
-import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { LEASE_RULE } from '../../lib/core/domain/lease-rule.js';
 import { checkoutResponse } from '../support/checkout.js';
 import { acquirerRecord } from '../support/lifecycle.js';

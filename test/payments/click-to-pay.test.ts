@@ -4,7 +4,8 @@ import { DecryptCommand } from '@aws-sdk/client-kms';
 import { documentClient, kmsClient } from '../../lib/composition/aws.js';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { handler as getOrder } from '../../functions/get-order/handler.js';
-import { authorizer, paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { paymentDeps, paymentRepository } from '../../lib/composition/payments.js';
+import { authorizer } from '../support/sandbox-acquirer.js';
 import { invoke } from '../support/invoke.js';
 import { seedWorld, setTenant } from '../support/seed.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
@@ -351,8 +352,8 @@ describe('3DS (SPEC 4.3 step 8, 4.10)', () => {
     );
     await documentClient.send(
       new UpdateCommand({
-        TableName: process.env.ORDERS_TABLE,
-        Key: { pk: `SANDBOX_ACS#${awaiting.body.threeDs.transactionId}`, sk: 'TRANSACTION' },
+        TableName: process.env.SANDBOX_TABLE,
+        Key: { pk: `SANDBOX_ACS#${awaiting.body.threeDs.transactionId}` },
         UpdateExpression: 'SET expiresAt = :past',
         ExpressionAttributeValues: { ':past': before - 1 },
       }),

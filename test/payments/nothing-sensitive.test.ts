@@ -63,7 +63,7 @@ describe('no card secrets at rest, in logs or in responses', () => {
   });
 
   it('no DynamoDB item holds a token number or cryptogram', async () => {
-    const tables = [process.env.CONFIG_TABLE, process.env.ORDERS_TABLE, process.env.SESSIONS_TABLE, process.env.REPLAY_TABLE];
+    const tables = [process.env.CONFIG_TABLE, process.env.ORDERS_TABLE, process.env.SESSIONS_TABLE, process.env.REPLAY_TABLE, process.env.SANDBOX_TABLE];
     let items = 0;
     for (const TableName of tables) {
       const { Items = [] } = await documentClient.send(new ScanCommand({ TableName }));

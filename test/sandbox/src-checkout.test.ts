@@ -137,8 +137,8 @@ describe('checkout refusals', () => {
 });
 
 describe('nothing sensitive at rest', () => {
-  it('no Sessions item holds a card number, token number, cryptogram, session id, JWE or cardholder name', async () => {
-    const { Items = [] } = await documentClient.send(new ScanCommand({ TableName: process.env.SESSIONS_TABLE }));
+  it('no sandbox item holds a card number, token number, cryptogram, session id, JWE or cardholder name', async () => {
+    const { Items = [] } = await documentClient.send(new ScanCommand({ TableName: process.env.SANDBOX_TABLE }));
     const srcItems = Items.filter((item) => String(item.pk).startsWith('src#'));
     expect(srcItems.length).toBeGreaterThan(5);
     expect(secrets.size).toBeGreaterThan(15);

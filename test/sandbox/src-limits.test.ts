@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { GetCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import { documentClient } from '../../lib/composition/aws.js';
-import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { DEFAULT_SRC_LIMITS, limitKey, SrcRateLimiter, type SrcLimits } from '../../lib/adapters/sandbox/src/rate-limits.js';
 import { SrcSessionStore } from '../../lib/adapters/sandbox/src/session-store.js';
 import { limitedSrcNetwork } from '../support/limited-src-network.js';
@@ -118,7 +117,7 @@ describe('session creation', () => {
 
     const windowStart = Math.floor(clock.now / 1000);
     const { Item } = await documentClient.send(
-      new GetCommand({ TableName: serviceConfig.SESSIONS_TABLE, Key: { pk: limitKey('sessions', ip, windowStart) }, ConsistentRead: true }),
+      new GetCommand({ TableName: process.env.SANDBOX_TABLE, Key: { pk: limitKey('sessions', ip, windowStart) }, ConsistentRead: true }),
     );
     expect(Item).toMatchObject({ count: 3, kind: 'sandbox-src-limit', expiresAt: windowStart + 60 + 60 });
     expect(JSON.stringify(Item)).not.toContain(ip);

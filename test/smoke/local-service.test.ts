@@ -58,9 +58,7 @@ async function acquirerRecord(paymentRef: string): Promise<{ calls: number } | u
     new DynamoDBClient({ endpoint: local.dynamoEndpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }),
   );
   try {
-    const { Item } = await client.send(
-      new GetCommand({ TableName: local.ordersTable, Key: { pk: `SANDBOX_ACQUIRER#${paymentRef}`, sk: 'OPERATION' }, ConsistentRead: true }),
-    );
+    const { Item } = await client.send(new GetCommand({ TableName: local.sandboxTable, Key: { pk: `SANDBOX_ACQUIRER#${paymentRef}` }, ConsistentRead: true }));
     return Item ? { calls: (Item.callIds as Set<string>).size } : undefined;
   } finally {
     client.destroy();

@@ -4,7 +4,7 @@ import { handler as reversalHandler } from '../../functions/create-reversal/hand
 import { handler as getOrderHandler } from '../../functions/get-order/handler.js';
 import { expect } from 'vitest';
 import { configRepository, orderRepository } from '../../lib/composition/core.js';
-import { authorizer } from '../../lib/composition/acquirers.js';
+import { authorizer } from './sandbox-acquirer.js';
 import { lifecycleDeps } from '../../lib/composition/lifecycle.js';
 import type { OrderAction } from '../../lib/core/domain/order.js';
 import type { Payment } from '../../lib/core/domain/payment.js';

@@ -1,8 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { documentClient } from '../../lib/composition/aws.js';
 import { payloadKeyVault } from '../../lib/composition/keys.js';
-import { sandboxConfig } from '../../lib/composition/config/sandbox-config.js';
-import { serviceConfig } from '../../lib/composition/config/service-config.js';
+import { requireSandboxTable, sandboxConfig } from '../../lib/composition/config/sandbox-config.js';
 import { createSandboxSrcHandler } from '../../lib/adapters/sandbox/src/http.js';
 import { SandboxSrcNetwork } from '../../lib/adapters/sandbox/src/network.js';
 import { SrcRateLimiter, type SrcLimits } from '../../lib/adapters/sandbox/src/rate-limits.js';
@@ -20,17 +19,17 @@ export const GENEROUS_SRC_LIMITS: SrcLimits = {
 
 /**
  * A sandbox network with limits of its own and a clock set to a window no other test uses
- * (the counters live in the shared Sessions table, keyed by window): nothing waits for time.
+ * (the counters live in the shared sandbox table, keyed by window): nothing waits for time.
  * `post` calls its handler as API Gateway would, from `sourceIp`.
  */
 export function limitedSrcNetwork(limits: Partial<SrcLimits>) {
   // A whole hour far in the future: every window (60, 600, 900 s) starts exactly here.
   const clock = { now: 3_999_999_600_000 + randomInt(1_000_000) * 3_600_000 }; // 3_999_999_600 s is a multiple of 3600
   const network = new SandboxSrcNetwork({
-    sessions: new SrcSessionStore(documentClient, serviceConfig.SESSIONS_TABLE),
+    sessions: new SrcSessionStore(documentClient, requireSandboxTable()),
     signingKeys: new NetworkSigningKeys(sandboxConfig.SANDBOX_NETWORK_SIGNING_JWKS_URL!),
     payloadKeys: payloadKeyVault,
-    limiter: new SrcRateLimiter(documentClient, serviceConfig.SESSIONS_TABLE),
+    limiter: new SrcRateLimiter(documentClient, requireSandboxTable()),
     limits: { ...GENEROUS_SRC_LIMITS, ...limits },
     now: () => clock.now,
   });

@@ -3,7 +3,7 @@ import { handler as payDirect } from '../../functions/pay-direct/handler.js';
 import { handler as complete3ds } from '../../functions/complete-3ds/handler.js';
 import { handler as acs } from '../../functions/sandbox-acs/handler.js';
 import { vi } from 'vitest';
-import { authorizer } from '../../lib/composition/payments.js';
+import { authorizer } from './sandbox-acquirer.js';
 import { invoke, type InvokeResult } from './invoke.js';
 import type { World } from './endpoints.js';
 

@@ -11,7 +11,7 @@ import { platformToken } from '../support/tokens.js';
 /** SPEC §2/§6: a 503 with Retry-After, never a 500, never after the function's deadline. */
 describe('the invocation deadline', () => {
   it('a handler that ignores every signal is answered by middy with 503 before Lambda’s timeout', async () => {
-    const stuck = apiHandler({ route: 'GET /stuck', access: { kind: 'any' }, authenticator }, () => new Promise(() => undefined));
+    const stuck = apiHandler({ routes: ['GET /stuck'], access: { kind: 'any' } }, { authenticator }, () => new Promise(() => undefined));
     const started = Date.now();
     const response = await invoke(stuck, { token: await platformToken(), timeoutMs: 1_500 });
     const elapsed = Date.now() - started;

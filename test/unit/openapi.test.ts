@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import table from '../../lib/http/routes.json' with { type: 'json' };
+import { routeTable } from '../../lib/http/routes.js';
 import { buildOpenApi, OPENAPI_PATH } from '../../infra/openapi/generate.js';
 import { NAMED_SCHEMAS, problemSchema } from '../../infra/openapi/components.js';
 import { EXAMPLES, RETRYABLE_PROBLEM_EXAMPLE } from '../../infra/openapi/examples.js';
@@ -24,29 +23,74 @@ describe('docs/openapi.json', () => {
     expect(committed).toEqual(JSON.parse(JSON.stringify(buildOpenApi())));
   });
 
-  it('documents every API route of lib/http/routes.json', () => {
-    const paths = buildOpenApi().paths as Record<string, Record<string, unknown>>;
-    const apiRoutes = table.functions.flatMap((fn) => fn.routes).filter((route) => /^(GET|PUT|POST) \/(config|transactions)\//.test(route));
-    for (const route of apiRoutes) {
+  /** The JSON API: every route of the table under /config/ and /transactions/. */
+  const apiRoutes = () =>
+    routeTable().flatMap((entry) => entry.routes.filter((route) => /^(GET|PUT|POST) \/(config|transactions)\//.test(route)).map((route) => ({ entry, route })));
+
+  it('documents every API route of the route table, named after its function (a second verb on a path: the verb appended)', () => {
+    const paths = buildOpenApi().paths as Record<string, Record<string, { operationId: string }>>;
+    expect(apiRoutes().length).toBeGreaterThan(25);
+    for (const { entry, route } of apiRoutes()) {
       const [method, path] = route.split(' ') as [string, string];
-      expect(paths[path]?.[method.toLowerCase()], route).toBeDefined();
+      const op = paths[path]?.[method.toLowerCase()];
+      expect(op, route).toBeDefined();
+      const first = entry.routes.find((other) => other.endsWith(` ${path}`)) === route;
+      expect(op!.operationId, route).toBe(first ? entry.name : `${entry.name}${method[0]}${method.slice(1).toLowerCase()}`);
+    }
+    expect(paths['/config/platform/configs/payment-methods']!.post!.operationId).toBe('putPlatformPaymentMethodsPost');
+  });
+
+  it('documents Idempotency-Key (with its 409 and 422) on exactly the routes whose table entry opts in', () => {
+    const paths = buildOpenApi().paths as Record<string, Record<string, { parameters: { name: string }[]; responses: Record<string, unknown> }>>;
+    const optingIn = apiRoutes().filter(({ entry }) => entry.idempotency === 'supported');
+    expect(optingIn.length).toBeGreaterThan(15);
+    for (const { entry, route } of apiRoutes()) {
+      const optsIn = entry.idempotency === 'supported';
+      const [method, path] = route.split(' ') as [string, string];
+      const op = paths[path]![method.toLowerCase()]!;
+      expect(
+        op.parameters.some((p) => p.name === 'Idempotency-Key'),
+        route,
+      ).toBe(optsIn);
+      if (optsIn) expect(Object.keys(op.responses), route).toEqual(expect.arrayContaining(['409', '422']));
     }
   });
 
-  it('documents Idempotency-Key (with its 409 and 422) on exactly the routes whose handler opts in', () => {
-    const paths = buildOpenApi().paths as Record<string, Record<string, { parameters: { name: string }[]; responses: Record<string, unknown> }>>;
-    const root = fileURLToPath(new URL('../..', import.meta.url));
-    for (const fn of table.functions) {
-      const optsIn = /idempotency:\s*'supported'/.test(readFileSync(join(root, 'functions', fn.dir, 'handler.ts'), 'utf8'));
-      for (const route of fn.routes.filter((r) => /^(GET|PUT|POST) \/(config|transactions)\//.test(r))) {
-        const [method, path] = route.split(' ') as [string, string];
-        const op = paths[path]![method.toLowerCase()]!;
-        expect(
-          op.parameters.some((p) => p.name === 'Idempotency-Key'),
-          route,
-        ).toBe(optsIn);
-        if (optsIn) expect(Object.keys(op.responses), route).toEqual(expect.arrayContaining(['409', '422']));
-      }
+  it('says a hosted-session token may call exactly the routes whose table entry allows it (SPEC §1)', () => {
+    const paths = buildOpenApi().paths as Record<string, Record<string, { description: string }>>;
+    const allowed = apiRoutes().filter(({ entry }) => entry.sessionTokens === 'allowed');
+    expect(allowed.map(({ entry }) => entry.name).sort()).toEqual([
+      'complete3ds',
+      'createPayment',
+      'getEncryptionKeys',
+      'getMerchantConfig',
+      'getOrder',
+      'payClickToPay',
+    ]);
+    for (const { entry, route } of apiRoutes()) {
+      const [method, path] = route.split(' ') as [string, string];
+      const { description } = paths[path]![method.toLowerCase()]!;
+      if (entry.sessionTokens === 'allowed') expect(description, route).toContain('A hosted-session token may call it');
+      else expect(description, route).toContain('a hosted-session token gets 403 PERMISSION_DENIED');
+    }
+  });
+
+  it('names, in each operation’s “Requires”, the permission the table makes the edge enforce', () => {
+    const paths = buildOpenApi().paths as Record<string, Record<string, { description: string }>>;
+    for (const { entry, route } of apiRoutes()) {
+      const [method, path] = route.split(' ') as [string, string];
+      const { description } = paths[path]![method.toLowerCase()]!;
+      const access = entry.access!;
+      if ('permission' in access) expect(description, route).toContain(access.permission);
+      if (access.kind === 'platform' || access.kind === 'platformOrPermission') expect(description, route).toContain('platform token');
+    }
+  });
+
+  it('documents the two pages at their table routes, named after their functions', () => {
+    const paths = buildOpenApi().paths as Record<string, Record<string, { operationId: string }>>;
+    for (const entry of routeTable().filter((e) => e.name === 'payLinkPage' || e.name === 'threeDsNotification')) {
+      const [method, path] = entry.routes[0]!.split(' ') as [string, string];
+      expect(paths[path]?.[method.toLowerCase()]?.operationId, entry.name).toBe(entry.name);
     }
   });
 

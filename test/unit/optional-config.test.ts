@@ -63,8 +63,36 @@ describe('the acquirer of production merchants (PRODUCTION_ACQUIRER)', () => {
   });
 
   it('wires the sandbox acquirer for production merchants only when told to', async () => {
-    const pick = (m: any) => ({ same: m.productionAuthorizer === m.authorizer, kind: m.productionAuthorizer.constructor.name });
+    const pick = (m: any) => ({ same: m.productionAuthorizer === m.sandboxAuthorizer, kind: m.productionAuthorizer.constructor.name });
     expect(await load('../../lib/composition/acquirers.js', pick, { PRODUCTION_ACQUIRER: undefined })).toEqual({ same: false, kind: 'UnconfiguredAuthorizer' });
     expect((await load('../../lib/composition/acquirers.js', pick, { PRODUCTION_ACQUIRER: 'sandbox' })).same).toBe(true);
+  });
+});
+
+describe('the sandbox table (SANDBOX_TABLE)', () => {
+  const table = (value: string | undefined) => load('../../lib/composition/config/sandbox-config.js', (m) => m, { SANDBOX_TABLE: value });
+
+  it('is unset when blank (a stage without the sandbox), a table name otherwise; anything else fails, naming it', async () => {
+    expect((await table(' ')).sandboxConfig.SANDBOX_TABLE).toBeUndefined();
+    expect((await table('click-to-pay-dev-sandbox')).sandboxConfig.SANDBOX_TABLE).toBe('click-to-pay-dev-sandbox');
+    await expect(table('no spaces/here')).rejects.toThrow(/Invalid configuration: check SANDBOX_TABLE/);
+  });
+
+  it('is required by the sandbox’s own functions only', async () => {
+    const { requireSandboxTable, parseSandboxConfig } = await table(undefined);
+    expect(() => requireSandboxTable(parseSandboxConfig({}))).toThrow(/SANDBOX_TABLE/);
+    expect(requireSandboxTable(parseSandboxConfig({ SANDBOX_TABLE: 'click-to-pay-dev-sandbox' }))).toBe('click-to-pay-dev-sandbox');
+  });
+
+  it('wires the sandbox acquirer for sandbox merchants where set, and one that refuses every call where not', async () => {
+    const kinds = (m: any) => ({ sandbox: m.authorizers.sandbox.constructor.name, defined: m.sandboxAuthorizer !== undefined });
+    expect(await load('../../lib/composition/acquirers.js', kinds, { SANDBOX_TABLE: 'click-to-pay-dev-sandbox', PRODUCTION_ACQUIRER: undefined })).toEqual({
+      sandbox: 'SandboxAuthorizer',
+      defined: true,
+    });
+    expect(await load('../../lib/composition/acquirers.js', kinds, { SANDBOX_TABLE: undefined, PRODUCTION_ACQUIRER: undefined })).toEqual({
+      sandbox: 'UnconfiguredAuthorizer',
+      defined: false,
+    });
   });
 });

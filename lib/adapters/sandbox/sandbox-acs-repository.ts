@@ -5,8 +5,8 @@ import { dynamo, epochSeconds, withoutKeys } from '../dynamodb/dynamo.js';
 /**
  * What the sandbox ACS knows of a challenge, as a real ACS keeps it from the AReq: the ids,
  * where to send the cres (the AReq's notificationURL), what the cardholder is shown, and once
- * answered the result it reports to the 3DS server (the RReq). Kept in the orders table under
- * a partition of its own (`SANDBOX_ACS#<threeDSServerTransID>`), with the table's TTL.
+ * answered the result it reports to the 3DS server (the RReq). Kept in the sandbox table
+ * (`SANDBOX_ACS#<threeDSServerTransID>`), with the table's TTL.
  */
 export interface AcsTransaction {
   transactionId: string;
@@ -62,4 +62,4 @@ export class SandboxAcsRepository {
   }
 }
 
-const key = (transactionId: string) => ({ pk: `SANDBOX_ACS#${transactionId}`, sk: 'TRANSACTION' });
+const key = (transactionId: string) => ({ pk: `SANDBOX_ACS#${transactionId}` });

@@ -25,7 +25,7 @@ const RETENTION_SECONDS = 90 * 24 * 3600;
  *   token/PAN ending 0002 → CARD_EXPIRED; amount ending 99 → never answers (timeout).
  * Captures, reversals and refunds are approved, except an amount ending 99 (never answers).
  * Like a real acquirer it keeps its operations (in DynamoDB, so `lookup` works across
- * Lambda instances and restarts), answers a repeated idempotency key with the first
+ * Lambda instances and restarts: the sandbox's own table, never the product's), answers a repeated idempotency key with the first
  * outcome, and counts every call so "at most once" can be checked from outside.
  */
 export class SandboxAuthorizer implements Authorizer {
@@ -61,7 +61,7 @@ export class SandboxAuthorizer implements Authorizer {
    * The first call writes the record; every call adds its own id to a set, so the SDK retrying
    * this very write cannot count twice. A repeated key answers the first outcome. What the first
    * call decided is one map (`first`), so the write is one short expression however many facts
-   * it keeps; records written before that kept them as attributes of their own, and still answer.
+   * it keeps.
    */
   private async record(
     idempotencyKey: string,
@@ -85,7 +85,7 @@ export class SandboxAuthorizer implements Authorizer {
         { abortSignal: signal },
       ),
     );
-    return firstOf(Attributes!).outcome; // the first outcome, also for a repeat
+    return (Attributes!.first as FirstCall).outcome; // the first outcome, also for a repeat
   }
 
   async lookup(idempotencyKey: string, signal: AbortSignal): Promise<AuthorizationOutcome | undefined> {
@@ -98,20 +98,11 @@ export class SandboxAuthorizer implements Authorizer {
       this.client.send(new GetCommand({ TableName: this.table, Key: key(idempotencyKey), ConsistentRead: true }), signal ? { abortSignal: signal } : {}),
     );
     if (!Item) return undefined;
-    return { idempotencyKey, ...firstOf(Item), calls: (Item.callIds as Set<string> | undefined)?.size ?? 0 };
+    return { idempotencyKey, ...(Item.first as FirstCall), calls: (Item.callIds as Set<string> | undefined)?.size ?? 0 };
   }
 }
 
 type FirstCall = Omit<SandboxOperation, 'idempotencyKey' | 'calls'>;
-
-/** What the first call decided: the `first` map, or the attributes of a record from before it. */
-function firstOf(item: Record<string, unknown>): FirstCall {
-  if (item.outcome !== undefined) {
-    const { pk: _pk, sk: _sk, expiresAt: _expires, callIds: _calls, first: _first, ...earlier } = item;
-    return earlier as unknown as FirstCall;
-  }
-  return item.first as FirstCall;
-}
 
 function decide(request: AuthorizationRequest): AuthorizationOutcome | 'no-answer' {
   const value = request.amount.value;
@@ -125,8 +116,8 @@ function decide(request: AuthorizationRequest): AuthorizationOutcome | 'no-answe
 const endsIn = (value: number, digits: string) => String(value).padStart(2, '0').endsWith(digits);
 const referenceOf = (idempotencyKey: string) => createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 6).toUpperCase();
 
-/** The acquirer's records live beside the orders, in partitions of their own. */
-const key = (idempotencyKey: string) => ({ pk: `SANDBOX_ACQUIRER#${idempotencyKey}`, sk: 'OPERATION' });
+/** The acquirer's records in the sandbox table (keyed by `pk` alone; the roles that call it may reach only this prefix and the ACS's). */
+const key = (idempotencyKey: string) => ({ pk: `SANDBOX_ACQUIRER#${idempotencyKey}` });
 
 function hang(signal: AbortSignal): Promise<never> {
   return new Promise((_, reject) => {

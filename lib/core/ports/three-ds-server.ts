@@ -52,20 +52,21 @@ export interface ChallengeRef {
 export type ChallengeVerdict = { kind: 'pending' } | { kind: 'answered'; transStatus: string; eci?: string };
 
 /**
- * The production slot until a gateway integrates its 3DS server: a step-up cannot be done,
+ * A 3DS slot with nothing plugged in: the production slot until a gateway integrates its 3DS
+ * server, and the sandbox slot on a stage that serves no sandbox. A step-up cannot be done,
  * so the attempt fails as 502 and the payment stays retryable — never parked in AWAIT_3DS
  * behind an ACS that will not answer, and never authorized without the authentication.
+ * `reason` stays in the error's cause (logs), never in the answer.
  */
-export const unconfiguredThreeDsServer: ThreeDsServer = {
-  startChallenge: async () => {
-    throw unavailable();
-  },
-  challengeResult: async () => {
-    throw unavailable();
-  },
-};
-
-const unavailable = () =>
-  new AuthorizationUnavailableError('Cardholder authentication is unavailable; the payment can be retried.', {
-    cause: new Error('no production 3DS server is configured for this deployment'),
-  });
+export function unconfiguredThreeDsServer(reason: string): ThreeDsServer {
+  const unavailable = () =>
+    new AuthorizationUnavailableError('Cardholder authentication is unavailable; the payment can be retried.', { cause: new Error(reason) });
+  return {
+    startChallenge: async () => {
+      throw unavailable();
+    },
+    challengeResult: async () => {
+      throw unavailable();
+    },
+  };
+}

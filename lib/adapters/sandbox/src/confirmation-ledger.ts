@@ -27,7 +27,7 @@ const RETENTION_SECONDS = 7 * 24 * 3600;
 
 /**
  * The sandbox network's ledger of confirmations (like the sandbox acquirer's ledger): one item
- * per srcCorrelationId in the sessions table (the sandbox SRC's own table; hash key only, TTL),
+ * per srcCorrelationId (`srcconf#…`) in the sandbox table (hash key only, TTL),
  * a list of every receipt appended by one conditional write. Readable back through
  * POST /sandbox/src/confirmations/search, so tests and people can see what "the network" got.
  */

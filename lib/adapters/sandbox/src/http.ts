@@ -32,7 +32,7 @@ const op = <S extends z.ZodType>(
   run: run as Operation['run'],
 });
 
-/** Path → operation: the POST routes of lib/http/routes.json (function sandboxSrc). */
+/** Path → operation: the POST routes of the route table (lib/http/routes.ts, sandboxSrc). */
 export const SRC_OPERATIONS: Readonly<Record<string, Operation>> = {
   '/sandbox/src/init': op(schemas.initBody, (n, b, c) => n.init(b, c), 'INVALID_DPA'),
   '/sandbox/src/identity-lookup': op(schemas.identityLookupBody, (n, b) => n.identityLookup(b), 'INVALID_IDENTITY'),

@@ -6,7 +6,7 @@ import { SrcError, type SrcErrorReason } from './errors.js';
 
 /**
  * The sandbox network's abuse limits (docs/sandbox-src-contract.md, "Limits"), as fixed-window
- * counters in the Sessions table: one item per limit, subject and window,
+ * counters in the sandbox table: one item per limit, subject and window,
  * `pk = "src-limit#<limit>#<sha256(subject)>#<window start>"` (the subject — a consumer id or
  * the caller's IP address — is never stored in clear), with a TTL shortly after the window.
  * Each count is one conditional update (`count < max`), so concurrent requests on any number

@@ -60,8 +60,8 @@ export function srcSessionKey(sessionId: string): string {
 }
 
 /**
- * SRC sessions in the Sessions table (next to hosted sessions, whose keys are bare hex hashes,
- * so the two can never collide). Every change is a versioned conditional update: two
+ * SRC sessions in the sandbox table (`src#…`, beside the sandbox's other items; never in the
+ * product's Sessions table). Every change is a versioned conditional update: two
  * concurrent OTP attempts cannot both spend the same remaining attempt.
  */
 export class SrcSessionStore {

@@ -8,6 +8,7 @@ import { documentClient } from './aws.js';
 import { checkoutPageConfig } from './config/checkout-page-config.js';
 import { sandboxConfig } from './config/sandbox-config.js';
 import { serviceConfig } from './config/service-config.js';
+import { clock } from './clock.js';
 
 /**
  * The hosted checkout page (GET /checkout, /checkout/assets/{file}). web/dist is shipped with
@@ -19,5 +20,5 @@ export const checkoutPageDeps: CheckoutPageDeps = {
   assets: new WebAssets(resolve(process.cwd(), 'web', 'dist')),
   sdkUrls: checkoutPageConfig.CLICK_TO_PAY_SDK_URLS,
   acsOrigins: acsThreeDsOrigins(sandboxConfig.SANDBOX_ACS_BASE_URL, checkoutPageConfig.THREE_DS_ACS_ORIGINS),
-  now: Date.now,
+  now: clock,
 };

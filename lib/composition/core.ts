@@ -12,14 +12,13 @@ import { SessionRepository } from '../adapters/dynamodb/session-repository.js';
 import { publicBaseUrl } from '../http/params.js';
 import { toPaymentResource } from '../http/resources/payment-resource.js';
 import type { ApiEvent } from '../http/types.js';
+import { clock } from './clock.js';
 
 /**
  * Composition root shared by every function: built once per cold start, reused by every
  * warm invocation. Payment-only pieces live in ./payments.ts so that config functions do
  * not load (or need permissions for) them.
  */
-/** The one clock: every use case and store is handed this (tests hand a frozen one). */
-export const clock: () => number = Date.now;
 
 export const configRepository = new ConfigRepository(documentClient, serviceConfig.CONFIG_TABLE);
 export const orderRepository = new OrderRepository(documentClient, serviceConfig.ORDERS_TABLE);
@@ -30,6 +29,7 @@ export const authenticator = new Authenticator(
   new AccessTokenVerifier(new JwksSource(authConfig.AUTH_JWKS_URL), {
     issuer: authConfig.AUTH_ISSUER,
     audience: authConfig.AUTH_AUDIENCE,
+    now: () => new Date(clock()),
   }),
   sessionRepository,
   clock,
@@ -43,3 +43,5 @@ export const paymentMethodsDeps = { config: configRepository, now: clock };
 
 /** Where links we hand out point (PUBLIC_BASE_URL, else the API's own host: lib/http/params.ts). */
 export const baseUrlOf = (event: ApiEvent): string => publicBaseUrl(event, serviceConfig.PUBLIC_BASE_URL);
+
+export { clock };

@@ -7,6 +7,7 @@ import { PaymentRepository } from '../adapters/dynamodb/payment-repository.js';
 import { authorizers } from './acquirers.js';
 import { configRepository, orderRepository } from './core.js';
 import { toPaymentResource } from '../http/resources/payment-resource.js';
+import { clock } from './clock.js';
 
 /** Captures, reversals and refunds: no payload or network keys are loaded here. */
 export const lifecycleDeps: LifecycleDeps = {
@@ -20,6 +21,6 @@ export const lifecycleDeps: LifecycleDeps = {
     inFlightMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
     maxOperations: 100,
   },
-  now: Date.now,
+  now: clock,
   represent: toPaymentResource,
 };

@@ -1,5 +1,6 @@
 import type { MerchantConfigDeps } from '../core/merchants/merchant-config.js';
-import { clock, configRepository } from './core.js';
+import { clock } from './clock.js';
+import { configRepository } from './core.js';
 import { payloadKeyVault } from './keys.js';
 
 /** Merchant configuration (4.1, 4.7): it names the current payload key id. */

@@ -5,11 +5,12 @@ import { PaymentLinkRepository } from '../adapters/dynamodb/payment-link-reposit
 import type { OpenPaymentLinkDeps } from '../core/links/open-payment-link.js';
 import type { PaymentLinkDeps } from '../core/links/payment-links.js';
 import { configRepository, orderDeps, orderRepository, sessionMintDeps, sessionRepository } from './core.js';
+import { clock } from './clock.js';
 
 /** Payment links (SPEC 4.14): the API functions and the public /pay page. */
 export const paymentLinkRepository = new PaymentLinkRepository(documentClient, serviceConfig.ORDERS_TABLE);
 
-export const paymentLinkDeps: PaymentLinkDeps = { config: configRepository, orders: orderRepository, links: paymentLinkRepository, now: Date.now };
+export const paymentLinkDeps: PaymentLinkDeps = { config: configRepository, orders: orderRepository, links: paymentLinkRepository, now: clock };
 
 export const openPaymentLinkDeps: OpenPaymentLinkDeps = {
   ...paymentLinkDeps,

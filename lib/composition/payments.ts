@@ -10,11 +10,12 @@ import { sandboxAcsRepository } from './sandbox.js';
 import { SandboxThreeDsServer } from '../adapters/sandbox/sandbox-three-ds.js';
 import { PaymentRepository } from '../adapters/dynamodb/payment-repository.js';
 import { ReplayRepository } from '../adapters/dynamodb/replay-repository.js';
-import { clock, configRepository, orderRepository } from './core.js';
+import { configRepository, orderRepository } from './core.js';
 import { paymentLinkRepository } from './payment-links.js';
 import { CachedStanding } from '../core/merchants/standing-cache.js';
 import { payloadKeyVault } from './keys.js';
 import { toPaymentResource } from '../http/resources/payment-resource.js';
+import { clock } from './clock.js';
 
 /**
  * The payment functions' dependencies, built once per cold start. Sandbox merchants are
@@ -35,7 +36,7 @@ const PENDING_THREE_DS_SECONDS = 3600;
  * (docs/integrating/three-ds.md) — until then, none (502, retryable).
  */
 const sandboxThreeDsServer = sandboxAcsRepository
-  ? new SandboxThreeDsServer(sandboxAcsRepository, { acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL, ttlSeconds: PENDING_THREE_DS_SECONDS, now: Date.now })
+  ? new SandboxThreeDsServer(sandboxAcsRepository, { acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL, ttlSeconds: PENDING_THREE_DS_SECONDS, now: clock })
   : unconfiguredThreeDsServer('this stage serves no sandbox (no SANDBOX_TABLE)');
 
 export const paymentDeps: PaymentDeps = {
@@ -57,7 +58,7 @@ export const paymentDeps: PaymentDeps = {
     inFlightMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
     pendingThreeDsSeconds: PENDING_THREE_DS_SECONDS,
   },
-  now: Date.now,
+  now: clock,
   represent: toPaymentResource,
 };
 

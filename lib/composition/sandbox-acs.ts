@@ -4,6 +4,7 @@ import { logger } from '../core/ports/logger.js';
 import { documentClient } from './aws.js';
 import { requireSandboxTable } from './config/sandbox-config.js';
 import { SandboxAcsRepository } from '../adapters/sandbox/sandbox-acs-repository.js';
+import { clock } from './clock.js';
 
 /**
  * The sandbox ACS's challenge pages (POST /sandbox/3ds/challenge), an issuer's ACS played. Its
@@ -13,5 +14,5 @@ import { SandboxAcsRepository } from '../adapters/sandbox/sandbox-acs-repository
 export const sandboxAcsHandler = createSandboxAcsHandler({
   transactions: new SandboxAcsRepository(documentClient, requireSandboxTable()),
   logger,
-  now: Date.now,
+  now: clock,
 });

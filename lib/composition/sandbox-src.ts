@@ -8,6 +8,7 @@ import { DEFAULT_SRC_LIMITS, SrcRateLimiter } from '../adapters/sandbox/src/rate
 import { SrcSessionStore } from '../adapters/sandbox/src/session-store.js';
 import { NetworkSigningKeys } from '../adapters/sandbox/src/signing-keys.js';
 import { payloadKeyVault } from './keys.js';
+import { clock } from './clock.js';
 
 /**
  * The sandbox SRC network, or undefined when SANDBOX_NETWORK_SIGNING_JWKS_URL is not set.
@@ -26,7 +27,7 @@ export const sandboxSrcNetwork: SandboxSrcNetwork | undefined = sandboxConfig.SA
       limiter: new SrcRateLimiter(documentClient, table),
       limits: DEFAULT_SRC_LIMITS,
       confirmations: new SandboxConfirmationLedger(documentClient, table, Date.now),
-      now: Date.now,
+      now: clock,
     })
   : undefined;
 

@@ -10,6 +10,7 @@ import { HttpWebhookSender } from '../adapters/webhooks/sender.js';
 import { signingSecrets } from '../core/webhooks/webhook-config.js';
 import { networkConfirmationDeliverer } from './network-confirmations.js';
 import { webhookConfigDeps } from './webhook-secrets.js';
+import { clock } from './clock.js';
 
 /** The delivery worker: event items in the orders table, secrets opened through KMS, the guarded sender. */
 /** Where a merchant's events go, with the secrets (opened through KMS) that sign them. */
@@ -30,7 +31,7 @@ export const webhookDispatchDeps: OutboxWorkerDeps = {
     }),
     confirmation: networkConfirmationDeliverer, // Mastercard confirmations (4.3): same outbox, same schedule
   },
-  now: Date.now,
+  now: clock,
   // A claim outlives the 10 s send and the record that follows it.
   settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 30_000 },
 };

@@ -6,6 +6,7 @@ import type { WebhookConfigDeps } from '../core/webhooks/webhook-config.js';
 import { configRepository } from './core.js';
 import { webhookConfigRepository } from './webhooks.js';
 import { dnsWebhookUrlCheck } from '../adapters/webhooks/url-guard.js';
+import { clock } from './clock.js';
 
 /**
  * The functions that seal or open webhook signing secrets (PUT, rotate-secret, the delivery
@@ -18,6 +19,6 @@ export const webhookConfigDeps: WebhookConfigDeps = {
   merchants: configRepository,
   webhooks: webhookConfigRepository,
   sealer: webhookSecretSealer,
-  now: Date.now,
+  now: clock,
   urls: dnsWebhookUrlCheck(),
 };

@@ -3,19 +3,15 @@ import { DeleteCommand, GetCommand, PutCommand, type DynamoDBDocumentClient } fr
 import type { MerchantConfig, Outlet } from '../../core/domain/merchant.js';
 import type { PaymentMethodsConfig } from '../../core/domain/payment-methods.js';
 import { dynamo, withoutKeys } from './dynamo.js';
+import type { ConfigStore, ReadOptions } from '../../core/ports/config-store.js';
 
 const platformKey = { pk: 'PLATFORM', sk: 'PAYMENT_METHODS' };
 const tenantKey = (tenantRef: string) => ({ pk: `TENANT#${tenantRef}`, sk: 'PAYMENT_METHODS' });
 const merchantKey = (merchantRef: string) => ({ pk: `MERCHANT#${merchantRef}`, sk: 'VCTP' });
 const outletKey = (outletId: string) => ({ pk: `OUTLET#${outletId}`, sk: 'OUTLET' });
 
-export interface ReadOptions {
-  /** Strongly consistent: the read must see a write that just happened. */
-  consistent?: boolean;
-}
-
 /** Platform, tenant, merchant and outlet records: one table, one item per record. */
-export class ConfigRepository {
+export class ConfigRepository implements ConfigStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
@@ -116,3 +112,5 @@ export class ConfigRepository {
     );
   }
 }
+
+export type { ReadOptions };

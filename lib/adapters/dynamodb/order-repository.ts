@@ -2,6 +2,7 @@ import { PutCommand, QueryCommand, type DynamoDBDocumentClient } from '@aws-sdk/
 import type { Order } from '../../core/domain/order.js';
 import type { Payment } from '../../core/domain/payment.js';
 import { dynamo, stripItem } from './dynamo.js';
+import type { OrderSnapshot, OrderStore, PaymentReadAhead } from '../../core/ports/order-store.js';
 
 const orderPk = (orderRef: string) => `ORDER#${orderRef}`;
 const paymentSk = (paymentRef: string) => `PAYMENT#${paymentRef}`;
@@ -10,7 +11,7 @@ const paymentSk = (paymentRef: string) => `PAYMENT#${paymentRef}`;
  * Orders and their payments share a partition, so one Query reads an order with all its
  * payments. Every write is a single-item conditional put.
  */
-export class OrderRepository {
+export class OrderRepository implements OrderStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
@@ -50,23 +51,6 @@ export class OrderRepository {
   }
 }
 
-/** An order with (some of) its payments, as read at one moment. */
-export interface OrderSnapshot {
-  order: Order;
-  payments: Payment[];
-}
-
-/**
- * The order read together with a request's authentication (session-repository.ts
- * `findWithPayment`): the order item and the one payment the route names, strongly consistent.
- * `found` is undefined when the order item is absent.
- */
-export interface PaymentReadAhead {
-  orderRef: string;
-  paymentRef: string;
-  found: OrderSnapshot | undefined;
-}
-
 /** The snapshot an order partition's items make (undefined without the order item). */
 export function orderFromItems(items: readonly Record<string, unknown>[]): OrderSnapshot | undefined {
   const orderItem = items.find((item) => item.kind === 'ORDER');
@@ -76,3 +60,5 @@ export function orderFromItems(items: readonly Record<string, unknown>[]): Order
 }
 
 export { orderPk, paymentSk, stripItem };
+
+export type { OrderSnapshot, PaymentReadAhead };

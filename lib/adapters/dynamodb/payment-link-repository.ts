@@ -3,6 +3,7 @@ import type { PaymentLink } from '../../core/domain/payment-link.js';
 import { dynamo } from './dynamo.js';
 import { stripItem } from './order-repository.js';
 import { StoreConflictError } from '../../core/ports/store-conflict.js';
+import type { LinkStore } from '../../core/ports/link-store.js';
 
 const linkKey = (linkRef: string) => ({ pk: `LINK#${linkRef}`, sk: 'LINK' });
 
@@ -12,7 +13,7 @@ const linkKey = (linkRef: string) => ({ pk: `LINK#${linkRef}`, sk: 'LINK' });
  * single conditional UpdateItem: the order is attached once, a cancellation happens once, and
  * either it is undone (a payment was under way) or a payment makes it final — never both.
  */
-export class PaymentLinkRepository {
+export class PaymentLinkRepository implements LinkStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,

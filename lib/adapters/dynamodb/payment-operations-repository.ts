@@ -14,6 +14,7 @@ import { dynamo, oldItem } from './dynamo.js';
 import { orderPk, paymentSk, stripItem } from './order-repository.js';
 import { appendToOutbox, MAX_UNDRAINED_EVENTS, type OutboxEntry } from './outbox.js';
 import { StoreConflictError } from '../../core/ports/store-conflict.js';
+import type { PaymentOperationsStore, SettledTotals } from '../../core/ports/payment-operations-store.js';
 
 /** Where each operation may start and which total its reservation draws on. */
 const RESERVATION: Record<OperationKind, { from: readonly PaymentState[]; condition: string; update: string }> = {
@@ -22,13 +23,6 @@ const RESERVATION: Record<OperationKind, { from: readonly PaymentState[]; condit
   // Only while nothing is captured or on its way: everything still capturable.
   REVERSAL: { from: OPERATION_STARTS_FROM.REVERSAL, condition: 'capturable = #amount.#value', update: 'capturable = :zero' },
 };
-
-export interface SettledTotals {
-  state: PaymentState;
-  capturedAmount: number;
-  refundedAmount: number;
-  refundable: number;
-}
 
 /**
  * Captures, reversals and refunds on the payment item (SPEC 4.11–4.13), each a single
@@ -45,7 +39,7 @@ export interface SettledTotals {
  * `claim` and `fail` are conditioned on the generation of the operation they saw (its
  * reservation and its claim), so a late write meant for an earlier one never lands on a later.
  */
-export class PaymentOperationsRepository {
+export class PaymentOperationsRepository implements PaymentOperationsStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
@@ -244,3 +238,5 @@ function sameGeneration(seen: PaymentOperation): { condition: string; values: Re
     },
   };
 }
+
+export type { SettledTotals };

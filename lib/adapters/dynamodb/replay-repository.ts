@@ -1,26 +1,14 @@
 import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds } from './dynamo.js';
-
-/**
- * `refused`: this payment already took this checkout response to an answer no retry can change
- * (steps 5–6: it does not decrypt, or its payload is invalid; step 7: the payment was already
- * settled, which is final); its code, so the repeat is answered without another KMS Decrypt.
- */
-export type ReplayClaim = { outcome: 'claimed'; refused?: Refusal } | { outcome: 'held'; paymentRef: string };
-export type RefusalCode = 'CHECKOUT_DECRYPTION_FAILED' | 'CHECKOUT_PAYLOAD_INVALID' | 'PAYMENT_STATE_CONFLICT';
-/** The code and the client's detail text (fixed texts: never card data). */
-export interface Refusal {
-  code: RefusalCode;
-  detail: string;
-}
+import type { Refusal, RefusalCode, ReplayClaim, ReplayStore } from '../../core/ports/replay-store.js';
 
 /**
  * The replay guard of SPEC 4.3 step 4: one item per checkout response (hashed jti or
  * srcCorrelationId), claimed by one payment with a conditional write. An expired claim
  * counts as absent even before TTL deletes it.
  */
-export class ReplayRepository {
+export class ReplayRepository implements ReplayStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,
@@ -103,3 +91,5 @@ export class ReplayRepository {
 
 const REFUSAL_CODES: readonly unknown[] = ['CHECKOUT_DECRYPTION_FAILED', 'CHECKOUT_PAYLOAD_INVALID', 'PAYMENT_STATE_CONFLICT'] satisfies RefusalCode[];
 const isRefusalCode = (code: unknown): code is RefusalCode => REFUSAL_CODES.includes(code);
+
+export type { Refusal, RefusalCode, ReplayClaim };

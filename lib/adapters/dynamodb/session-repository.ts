@@ -3,9 +3,10 @@ import type { HostedSession } from '../../core/domain/hosted-session.js';
 import { batchGet } from './batch-get.js';
 import { dynamo } from './dynamo.js';
 import { orderFromItems, orderPk, paymentSk, type OrderSnapshot } from './order-repository.js';
+import type { SessionStore } from '../../core/ports/session-store.js';
 
 /** Hosted sessions keyed by the SHA-256 of their token; `expiresAt` is the TTL attribute. */
-export class SessionRepository {
+export class SessionRepository implements SessionStore {
   constructor(
     private readonly client: DynamoDBDocumentClient,
     private readonly table: string,

@@ -2,19 +2,10 @@ import { GetCommand, PutCommand, type DynamoDBDocumentClient } from '@aws-sdk/li
 import type { WebhookConfig } from '../../core/domain/webhook-config.js';
 import { dynamo, withoutKeys } from './dynamo.js';
 import type { ReadOptions } from './config-repository.js';
+import type { WebhookConfigStore } from '../../core/ports/webhook-config-store.js';
 
 /** In the Config table, next to the merchant's VCTP record: same partition, its own sort key. */
 const webhookKey = (merchantRef: string) => ({ pk: `MERCHANT#${merchantRef}`, sk: 'WEBHOOK' });
-
-/** The storage port of the webhook-configuration use cases. */
-export interface WebhookConfigStore {
-  get(merchantRef: string, options?: ReadOptions): Promise<WebhookConfig | undefined>;
-  /**
-   * Creates (`expectedVersion` 0: only if none exists) or replaces the version the caller
-   * read; StoreConflictError when someone else wrote meanwhile, so no write is ever lost.
-   */
-  put(config: WebhookConfig, expectedVersion: number): Promise<void>;
-}
 
 export class WebhookConfigRepository implements WebhookConfigStore {
   constructor(
@@ -43,3 +34,5 @@ export class WebhookConfigRepository implements WebhookConfigStore {
     );
   }
 }
+
+export type { WebhookConfigStore };

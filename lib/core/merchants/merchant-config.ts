@@ -28,8 +28,11 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
 
 /**
  * 4.7: create or replace a merchant and its outlets. No transactions: outlets are checked
- * first, the merchant written, then each outlet claimed with a conditional write, and
- * outlets no longer listed released. A retry of the same request converges.
+ * first, then each claimed with a conditional write, and only then is the merchant written,
+ * so a merchant record never lists an outlet another merchant owns (the loser of two
+ * concurrent onboardings of one outlet gives back what it claimed and gets 409, its record
+ * unchanged: a token narrowed to that outlet never covers it). Outlets no longer listed are
+ * released last. A retry of the same request converges.
  */
 export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: string, input: OnboardingInput) {
   // Read-modify-write (outlets released against the previous list): consistent reads.
@@ -42,10 +45,14 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
     throw new OnboardingConflictError('An outlet in the list belongs to another merchant.');
   }
   const merchant: MerchantConfig = { merchantRef, ...input, updatedAt: new Date(deps.now()).toISOString() };
+  const claimedNow = input.outlets.filter((_, index) => owners[index] === undefined);
   try {
-    await deps.config.putMerchant(merchant);
     await Promise.all(input.outlets.map((outletId) => deps.config.putOutlet({ outletId, merchantRef, tenantRef: input.tenantRef })));
+    await deps.config.putMerchant(merchant);
   } catch (error) {
+    // Give back what this request claimed (a claim that lost changed nothing): never a merchant
+    // half-written over another's outlet. A release that fails leaves a claim the retry re-takes.
+    await Promise.all(claimedNow.map((outletId) => deps.config.deleteOutlet(outletId, merchantRef))).catch(() => undefined);
     if (error instanceof StoreConflictError)
       throw new OnboardingConflictError('A concurrent onboarding changed this merchant or its outlets.', { cause: error });
     throw error;

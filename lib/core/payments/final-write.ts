@@ -33,7 +33,9 @@ export async function writeFinal(
   /** The payment as our own lease left it (LeaseTaken.leased), when known. */
   leased?: Payment,
 ): Promise<Payment> {
-  const giveUpAt = deps.now() + FINAL_WRITE.budgetMs;
+  // The budget counts the time this loop waits (real timers), not the domain clock: a frozen
+  // clock must not turn a store that stays down into an endless retry.
+  let waited = 0;
   let backoff = FINAL_WRITE.firstBackoffMs;
   // The events are made once: a retried write that already landed must not announce twice.
   const now = deps.now();
@@ -57,9 +59,10 @@ export async function writeFinal(
         if (current?.settledBy === leaseId) return current; // our write landed; its answer did not
         return settledOrConflict(deps, current, credential, deps.now());
       }
-      const timeLeft = Math.min(giveUpAt - deps.now(), remainingMs());
+      const timeLeft = Math.min(FINAL_WRITE.budgetMs - waited, remainingMs());
       if (!(error instanceof DependencyUnavailableError) || timeLeft < backoff + FINAL_WRITE.minRemainingMs) throw error;
       await new Promise((resolve) => setTimeout(resolve, backoff));
+      waited += backoff;
       backoff *= 2;
     }
   }

@@ -22,7 +22,9 @@ export interface OperationClaim {
  * Captures, reversals and refunds on the payment record (SPEC 4.11–4.13), each a single
  * conditional write (StoreConflictError with the payment as it was otherwise):
  * - `reserve` starts an operation: it tests the state and the remaining total and decrements
- *   it in the same write, so no interleaving can over-capture or over-refund; `again` reserves
+ *   it in the same write, so no interleaving can over-capture or over-refund; a payment whose
+ *   outbox holds too many undelivered events (a store's size limit: 10 for DynamoDB's 400 KB
+ *   items) takes none until they are delivered (DependencyUnavailableError, retry later); `again` reserves
  *   once more an operation the service did not perform (FAILED NOT_PERFORMED, as seen);
  * - `claim` records who calls the acquirer for the reservation as seen: one claim per
  *   reservation lands, so only one request ever calls;

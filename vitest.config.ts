@@ -1,15 +1,42 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects, both run by `npm test`:
+ * - `core`: the payment core's rules on the in-memory adapters (test/core, mirroring lib/core),
+ *   and the in-memory half of the store contract. No DynamoDB, no KMS, no global setup:
+ *   `npm run test:core` runs it alone in seconds.
+ * - `integration`: everything else, over real sockets to the dynalite (or DynamoDB Local) and
+ *   KMS servers that the global setup starts once per run; each file gets its own tables.
+ * The store contract (test/adapters/store-contract.test.ts) runs in both, against the engine
+ * the project provides, so the in-memory and the DynamoDB stores meet the same assertions.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**'],
-    globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/env.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
-    // Lambda runs Node 22; on this Node 20 machine the SDK would warn on every worker start.
-    env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    projects: [
+      {
+        test: {
+          name: 'core',
+          include: ['test/core/**/*.test.ts', 'test/adapters/store-contract.test.ts'],
+          provide: { storeEngine: 'memory' },
+          testTimeout: 10_000,
+          pool: 'threads',
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'test/core/**'],
+          provide: { storeEngine: 'dynamodb' },
+          globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/env.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          // Lambda runs Node 22; on an older Node the SDK would warn on every worker start.
+          env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+        },
+      },
+    ],
   },
 });

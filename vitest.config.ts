@@ -16,7 +16,7 @@ export default defineConfig({
       {
         test: {
           name: 'core',
-          include: ['test/core/**/*.test.ts', 'test/adapters/store-contract.test.ts'],
+          include: ['test/core/**/*.test.ts', 'test/adapters/store-contract/**/*.test.ts'],
           provide: { storeEngine: 'memory' },
           testTimeout: 10_000,
           pool: 'threads',

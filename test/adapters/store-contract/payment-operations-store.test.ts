@@ -18,7 +18,8 @@ const pending = (kind: PaymentOperation['kind'], amount: number, attemptId = `at
   attemptId,
   inFlightUntil: NOW + 60_000,
 });
-const claim = (sentBy: string) => ({ sentBy, sentAt: at, inFlightUntil: NOW + 90_000, attemptId: `claimed-${sentBy}` });
+/** A claim of the reservation `seen` shows, as modify-payment.ts makes it (the reservation's attemptId kept). */
+const claim = (seen: Payment, ref: string, sentBy: string) => ({ sentBy, sentAt: at, inFlightUntil: NOW + 90_000, attemptId: seen.operations![ref]!.attemptId! });
 const event = (id: string): OutboxEvent => ({ id, type: 'payment.captured', createdAt: at, merchantRef: 'm-contract', body: '{}' });
 
 describe(`PaymentOperationsStore contract (${engine})`, () => {
@@ -107,18 +108,19 @@ describe(`PaymentOperationsStore contract (${engine})`, () => {
     const s = await stores();
     const payment = await storedPayment(s, authorised());
     const seen = await s.operations.reserve(payment, 'cap-1', pending('CAPTURE', 1_000));
-    const claimed = await s.operations.claim(seen, 'cap-1', claim('a'));
-    expect(claimed.operations!['cap-1']).toMatchObject({ state: 'PENDING', sentBy: 'a', sentAt: at, inFlightUntil: NOW + 90_000, attemptId: 'claimed-a' });
+    const claimed = await s.operations.claim(seen, 'cap-1', claim(seen, 'cap-1', 'a'));
+    expect(claimed.operations!['cap-1']).toMatchObject({ state: 'PENDING', sentBy: 'a', sentAt: at, inFlightUntil: NOW + 90_000, attemptId: seen.operations!['cap-1']!.attemptId });
     expect(claimed.version).toBe(seen.version + 1);
-    await conflictOf(s.operations.claim(seen, 'cap-1', claim('b')), claimed);
+    await conflictOf(s.operations.claim(seen, 'cap-1', claim(seen, 'cap-1', 'b')), claimed);
     // To send again, a claim names the claim it saw.
-    expect((await s.operations.claim(claimed, 'cap-1', claim('c'))).operations!['cap-1']!.sentBy).toBe('c');
+    expect((await s.operations.claim(claimed, 'cap-1', claim(claimed, 'cap-1', 'c'))).operations!['cap-1']!.sentBy).toBe('c');
   });
 
   it('an approval lands only over the version seen and while the operation is pending; it moves the totals and the state and announces its events', async () => {
     const s = await stores();
     const payment = await storedPayment(s, authorised());
-    const seen = await s.operations.claim(await s.operations.reserve(payment, 'cap-1', pending('CAPTURE', 4_000)), 'cap-1', claim('a'));
+    const reserved = await s.operations.reserve(payment, 'cap-1', pending('CAPTURE', 4_000));
+    const seen = await s.operations.claim(reserved, 'cap-1', claim(reserved, 'cap-1', 'a'));
     const totals = { state: 'PARTIALLY_CAPTURED' as const, capturedAmount: 4_000, refundedAmount: 0, refundable: 4_000 };
     await conflictOf(s.operations.succeed({ ...seen, version: seen.version - 1 }, 'cap-1', totals, at, [], NOW));
     const settled = await s.operations.succeed(seen, 'cap-1', totals, at, [event('evt_cap')], NOW);
@@ -138,7 +140,7 @@ describe(`PaymentOperationsStore contract (${engine})`, () => {
     const payment = await storedPayment(s, authorised());
     const reserved = await s.operations.reserve(payment, 'cap-1', pending('CAPTURE', 4_000));
     const sighting = reserved.operations!['cap-1']!;
-    const claimed = await s.operations.claim(reserved, 'cap-1', claim('a'));
+    const claimed = await s.operations.claim(reserved, 'cap-1', claim(reserved, 'cap-1', 'a'));
     // A late failure meant for the unclaimed reservation never lands on the claim that followed.
     await conflictOf(s.operations.fail(payment, 'cap-1', sighting, { code: NOT_PERFORMED, reason: 'late' }, at), claimed);
     const failed = await s.operations.fail(payment, 'cap-1', claimed.operations!['cap-1']!, { code: 'DO_NOT_HONOUR', reason: 'refused' }, at);

@@ -19,7 +19,12 @@ const pending = (kind: PaymentOperation['kind'], amount: number, attemptId = `at
   inFlightUntil: NOW + 60_000,
 });
 /** A claim of the reservation `seen` shows, as modify-payment.ts makes it (the reservation's attemptId kept). */
-const claim = (seen: Payment, ref: string, sentBy: string) => ({ sentBy, sentAt: at, inFlightUntil: NOW + 90_000, attemptId: seen.operations![ref]!.attemptId! });
+const claim = (seen: Payment, ref: string, sentBy: string) => ({
+  sentBy,
+  sentAt: at,
+  inFlightUntil: NOW + 90_000,
+  attemptId: seen.operations![ref]!.attemptId!,
+});
 const event = (id: string): OutboxEvent => ({ id, type: 'payment.captured', createdAt: at, merchantRef: 'm-contract', body: '{}' });
 
 describe(`PaymentOperationsStore contract (${engine})`, () => {
@@ -109,7 +114,13 @@ describe(`PaymentOperationsStore contract (${engine})`, () => {
     const payment = await storedPayment(s, authorised());
     const seen = await s.operations.reserve(payment, 'cap-1', pending('CAPTURE', 1_000));
     const claimed = await s.operations.claim(seen, 'cap-1', claim(seen, 'cap-1', 'a'));
-    expect(claimed.operations!['cap-1']).toMatchObject({ state: 'PENDING', sentBy: 'a', sentAt: at, inFlightUntil: NOW + 90_000, attemptId: seen.operations!['cap-1']!.attemptId });
+    expect(claimed.operations!['cap-1']).toMatchObject({
+      state: 'PENDING',
+      sentBy: 'a',
+      sentAt: at,
+      inFlightUntil: NOW + 90_000,
+      attemptId: seen.operations!['cap-1']!.attemptId,
+    });
     expect(claimed.version).toBe(seen.version + 1);
     await conflictOf(s.operations.claim(seen, 'cap-1', claim(seen, 'cap-1', 'b')), claimed);
     // To send again, a claim names the claim it saw.

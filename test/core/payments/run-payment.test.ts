@@ -19,7 +19,7 @@ describe('an answered authorization', () => {
     const paid = await payDirect(world, ids);
     expect(paid).toMatchObject({ state: 'AUTHORISED', capturedAmount: 0, capturable: 10_000, refundable: 0 });
     expect(paid.authorization).toEqual({ code: expect.stringMatching(/^[0-9A-F]{6}$/), resultCode: '00', at: new Date(world.clock.now()).toISOString() });
-    expect(world.acquirer.calls).toEqual([{ method: 'authorize', idempotencyKey: ids.paymentRef, kind: 'AUTHORIZE', amount: 10_000 }]);
+    expect(world.acquirer.calls).toEqual([{ method: 'authorize', idempotencyKey: ids.paymentRef, kind: 'AUTHORIZE', amount: 10_000, eci: '05' }]);
     expect(await storedPayment(world, ids)).toEqual(paid);
     expect(await announced(world, ids)).toEqual(['payment.authorised']);
   });

@@ -36,6 +36,8 @@ export interface AcquirerCall {
   kind?: 'AUTHORIZE' | ModificationRequest['kind'];
   amount?: number;
   paymentRef?: string;
+  /** An authorization's ECI (what the 3DS decision and a challenge lead to). */
+  eci?: string;
 }
 
 export interface Performed {
@@ -76,7 +78,13 @@ export class ScriptedAcquirer implements Authorizer {
   async authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
     assertAmount(request.amount);
     if (!request.credential.number || !request.credential.cryptogram) throw new Error('acquirer fake: an authorization needs a number and a cryptogram');
-    const call: AcquirerCall = { method: 'authorize', idempotencyKey: request.idempotencyKey, kind: 'AUTHORIZE', amount: request.amount.value };
+    const call: AcquirerCall = {
+      method: 'authorize',
+      idempotencyKey: request.idempotencyKey,
+      kind: 'AUTHORIZE',
+      amount: request.amount.value,
+      ...(request.eci ? { eci: request.eci } : {}),
+    };
     this.calls.push(call);
     return this.answer(call, { kind: 'AUTHORIZE', amount: request.amount.value, paymentRef: request.idempotencyKey }, signal);
   }

@@ -25,7 +25,7 @@ export type Answer =
   | 'not-sent'
   | 'lost-answer'
   | 'lost-request'
-  | ((call: AcquirerCall, perform: () => AuthorizationOutcome) => Promise<AuthorizationOutcome>);
+  | ((call: AcquirerCall, perform: (approve?: boolean) => AuthorizationOutcome, signal: AbortSignal) => Promise<AuthorizationOutcome>);
 
 /** How a `lookup` answers: what the acquirer did (`record`), or a fault of the lookup itself. */
 export type LookupAnswer = 'record' | 'hang' | 'fail';
@@ -125,13 +125,13 @@ export class ScriptedAcquirer implements Authorizer {
   }
 
   private answer(call: AcquirerCall, operation: Omit<Performed, 'outcome'>, signal: AbortSignal): Promise<AuthorizationOutcome> {
-    const perform = () => this.perform(call.idempotencyKey, operation);
+    const perform = (approve = true) => this.perform(call.idempotencyKey, operation, approve);
     const answer = this.script.shift() ?? this.otherwise;
     switch (answer) {
       case 'approve':
         return Promise.resolve(perform());
       case 'decline':
-        return Promise.resolve(this.perform(call.idempotencyKey, operation, false));
+        return Promise.resolve(perform(false));
       case 'hang':
         return hang(signal);
       case 'hang-performed':
@@ -145,7 +145,7 @@ export class ScriptedAcquirer implements Authorizer {
       case 'lost-request':
         return Promise.reject(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
       default:
-        return answer(call, perform);
+        return answer(call, perform, signal);
     }
   }
 

@@ -76,7 +76,7 @@ export async function coreWorld(options: WorldOptions = {}) {
   const environment = options.environment ?? 'production';
   const threeDs = new ScriptedThreeDsServer();
   const keys = await memoryKeyVault();
-  const networks = { visa: await networkSigningKey('visa'), mastercard: await networkSigningKey('mastercard'), sandbox: await networkSigningKey('sandbox') };
+  const networks = await networkKeys();
   const logs: Record<string, unknown>[] = [];
   const logger = new Logger({ test: 'core' }, 'debug', (line) => logs.push(JSON.parse(line)));
   const settings = {
@@ -133,6 +133,15 @@ export async function coreWorld(options: WorldOptions = {}) {
 }
 
 export type CoreWorld = Awaited<ReturnType<typeof coreWorld>>;
+
+/** The trusted networks' signing keys, made once per test file (key generation is the slow part of a world). */
+let signingKeys: Promise<Record<'visa' | 'mastercard' | 'sandbox', NetworkSigningKey>> | undefined;
+const networkKeys = () =>
+  (signingKeys ??= (async () => ({
+    visa: await networkSigningKey('visa'),
+    mastercard: await networkSigningKey('mastercard'),
+    sandbox: await networkSigningKey('sandbox'),
+  }))());
 
 async function seedMerchant(world: { stores: MemoryStores; clock: FrozenClock }, merchant: Pick<MerchantConfig, 'environment' | 'threeDsPolicy'>) {
   await world.stores.config.putMerchant({

@@ -8,7 +8,14 @@ import { BASE_URL, coreWorld, newOrder, OUTLET, payDirect, platform, type CoreWo
 /** SPEC 4.9 (lib/core/orders/hosted-sessions.ts): a session token for one payable order; only its hash is kept. */
 const mint = (world: CoreWorld, orderRef: string) =>
   createHostedSession(
-    { orders: world.stores.orders, config: world.stores.config, sessions: world.stores.sessions, links: world.stores.links, ttlSeconds: 900, now: world.clock.now },
+    {
+      orders: world.stores.orders,
+      config: world.stores.config,
+      sessions: world.stores.sessions,
+      links: world.stores.links,
+      ttlSeconds: 900,
+      now: world.clock.now,
+    },
     platform,
     OUTLET,
     orderRef,
@@ -24,7 +31,12 @@ describe('hosted sessions', () => {
     expect(minted.checkoutUrl).toBe(`${BASE_URL}/checkout?session=${encodeURIComponent(minted.sessionToken)}`);
     const stored = [...world.stores.tables.sessions.values()];
     expect(stored).toEqual([
-      expect.objectContaining({ tokenHash: hashSessionToken(minted.sessionToken), orderRef: order.orderRef, expiresAt: Math.floor(world.clock.now() / 1000) + 900, shopName: 'Core Shop' }),
+      expect.objectContaining({
+        tokenHash: hashSessionToken(minted.sessionToken),
+        orderRef: order.orderRef,
+        expiresAt: Math.floor(world.clock.now() / 1000) + 900,
+        shopName: 'Core Shop',
+      }),
     ]);
     expect(JSON.stringify(stored)).not.toContain(minted.sessionToken);
   });

@@ -7,7 +7,11 @@ import { BASE_URL, coreWorld, enable, newOrder, OUTLET, payDirect, platform, ses
 describe('orders', () => {
   it('an order is created with its first payment STARTED, and reads back with the methods offered right now', async () => {
     const world = await coreWorld({ directWallet: false });
-    const created = await createOrder(world.orderDeps, platform, OUTLET, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1_234 }, merchantOrderReference: 'R-1' });
+    const created = await createOrder(world.orderDeps, platform, OUTLET, {
+      action: 'AUTH',
+      amount: { currencyCode: 'AED', value: 1_234 },
+      merchantOrderReference: 'R-1',
+    });
     expect(created).toMatchObject({ state: 'STARTED', paymentMethods: ['CLICK_TO_PAY'], merchantOrderReference: 'R-1', payments: [{ state: 'STARTED' }] });
     const stored = (await world.stores.orders.get(created.orderRef))!;
     expect(stored.order).toMatchObject({ merchantRef: 'm-core', tenantRef: 't-core', outletId: OUTLET });
@@ -33,9 +37,9 @@ describe('orders', () => {
     await expect(read(platform, 'another-outlet', order.orderRef)).rejects.toBeInstanceOf(NotFoundError);
     expect((await read(sessionPrincipal(order), OUTLET, order.orderRef)).orderRef).toBe(order.orderRef);
     await expect(read(sessionPrincipal(order), OUTLET, other.order.orderRef)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(createOrder(world.orderDeps, tenantPrincipal({ tenantRef: 'another' }), OUTLET, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1 } })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(
+      createOrder(world.orderDeps, tenantPrincipal({ tenantRef: 'another' }), OUTLET, { action: 'AUTH', amount: { currencyCode: 'AED', value: 1 } }),
+    ).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it('with a returnUrl the hosted session is minted in the same call; a return URL outside the merchant’s origins is refused (422) and nothing is stored', async () => {
@@ -43,9 +47,14 @@ describe('orders', () => {
     const deps = { ...world.orderDeps, checkout: { sessions: world.stores.sessions, ttlSeconds: 900, now: world.clock.now, baseUrl: BASE_URL } };
     const input = { action: 'AUTH' as const, amount: { currencyCode: 'AED', value: 1_000 } };
     const created = await createOrder(deps, platform, OUTLET, { ...input, returnUrl: 'https://shop.example/done', cancelUrl: 'https://shop.example/cart' });
-    expect(created).toMatchObject({ returnUrl: 'https://shop.example/done', checkoutUrl: expect.stringMatching(/^https:\/\/pay\.core\.test\/checkout\?session=hs_/) });
+    expect(created).toMatchObject({
+      returnUrl: 'https://shop.example/done',
+      checkoutUrl: expect.stringMatching(/^https:\/\/pay\.core\.test\/checkout\?session=hs_/),
+    });
     expect(created.checkoutExpiresAt).toBe(new Date(world.clock.now() + 900_000).toISOString());
-    expect([...world.stores.tables.sessions.values()]).toEqual([expect.objectContaining({ orderRef: created.orderRef, returnUrl: 'https://shop.example/done', cancelUrl: 'https://shop.example/cart' })]);
+    expect([...world.stores.tables.sessions.values()]).toEqual([
+      expect.objectContaining({ orderRef: created.orderRef, returnUrl: 'https://shop.example/done', cancelUrl: 'https://shop.example/cart' }),
+    ]);
     await expect(createOrder(deps, platform, OUTLET, { ...input, returnUrl: 'https://evil.example/done' })).rejects.toBeInstanceOf(InvalidRedirectUrlError);
     expect(world.stores.tables.orders.size).toBe(1);
   });

@@ -7,7 +7,12 @@ import { coreWorld, newOrder, OUTLET, payDirect, platform, represent, type CoreW
 
 /** POST …/orders/{orderRef}/payments (lib/core/orders/payment-retry.ts): another card after a retryable decline. */
 const retry = (world: CoreWorld, orderRef: string) =>
-  retryPayment({ config: world.stores.config, orders: world.stores.orders, links: world.stores.links, now: world.clock.now, represent }, platform, OUTLET, orderRef);
+  retryPayment(
+    { config: world.stores.config, orders: world.stores.orders, links: world.stores.links, now: world.clock.now, represent },
+    platform,
+    OUTLET,
+    orderRef,
+  );
 
 async function declined(world: CoreWorld, code = 'INSUFFICIENT_FUNDS') {
   const created = await newOrder(world);
@@ -23,7 +28,10 @@ describe('a new payment after a decline', () => {
     const { ids } = await declined(world);
     const view = await retry(world, ids.orderRef);
     expect(view.state).toBe('STARTED');
-    expect(view.payments).toEqual([expect.objectContaining({ state: 'FAILED' }), expect.objectContaining({ state: 'STARTED', paymentRef: nextPaymentRef(ids) })]);
+    expect(view.payments).toEqual([
+      expect.objectContaining({ state: 'FAILED' }),
+      expect.objectContaining({ state: 'STARTED', paymentRef: nextPaymentRef(ids) }),
+    ]);
     const second = (await world.stores.orders.get(ids.orderRef))!.payments.find((p) => p.paymentRef === nextPaymentRef(ids))!;
     expect(second.attempt).toBe(2);
     expect((await payDirect(world, { ...ids, paymentRef: second.paymentRef })).state).toBe('AUTHORISED');
@@ -47,7 +55,9 @@ describe('a new payment after a decline', () => {
     const fresh = await newOrder(world);
     await expect(retry(world, fresh.ids.orderRef)).rejects.toBeInstanceOf(PaymentStateConflictError);
     const stolen = await declined(world, 'STOLEN_CARD');
-    await expect(retry(world, stolen.ids.orderRef)).rejects.toMatchObject({ message: 'The last payment was declined for a reason another attempt cannot fix.' });
+    await expect(retry(world, stolen.ids.orderRef)).rejects.toMatchObject({
+      message: 'The last payment was declined for a reason another attempt cannot fix.',
+    });
 
     const { ids } = await declined(world);
     let paymentRef = ids.paymentRef;

@@ -1,10 +1,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { exportJWK, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { buildSandboxCheckoutResponse } from '../../../lib/adapters/sandbox/checkout-response.js';
-import { sandboxCard } from '../../../lib/adapters/sandbox/sandbox-cards.js';
 import type { Principal } from '../../../lib/core/auth/principal.js';
-import { checkoutRequestSchema } from '../../../lib/core/checkout/sdk-result.js';
 import {
   CheckoutDecryptionFailedError,
   CheckoutExpiredError,
@@ -16,6 +13,7 @@ import {
   PaymentStateConflictError,
 } from '../../../lib/core/errors.js';
 import { payWithClickToPay } from '../../../lib/core/payments/pay-with-click-to-pay.js';
+import { checkout } from '../support/checkout.js';
 import { announced } from '../support/outbox.js';
 import { coreWorld, enable, newOrder, platform, recordedMetrics, storedPayment, tenantPrincipal, type CoreWorld, type OrderIds } from '../support/world.js';
 
@@ -24,22 +22,6 @@ import { coreWorld, enable, newOrder, platform, recordedMetrics, storedPayment, 
  * as a network signs and encrypts them: verified against the trusted networks' keys, claimed by
  * one payment before any KMS Decrypt (the replay guard), decrypted, checked, authorized.
  */
-async function checkout(
-  world: CoreWorld,
-  options: { card?: string; network?: 'visa' | 'mastercard' | 'sandbox'; recipientKey?: JWK; iat?: number; jti?: string } = {},
-) {
-  const network = options.network ?? 'visa';
-  const result = await buildSandboxCheckoutResponse({
-    card: sandboxCard(options.card ?? 'visa-classic'),
-    scheme: network === 'mastercard' ? 'mastercard' : 'visa',
-    signingKey: world.networks[network].privateJwk,
-    recipientKey: options.recipientKey ?? (await world.keys.publicKeys())[0]!.jwk,
-    iat: options.iat ?? Math.floor(world.clock.now() / 1000),
-    ...(options.jti ? { jti: options.jti } : {}),
-  });
-  return checkoutRequestSchema.parse({ checkoutResponse: result });
-}
-
 const pay = (world: CoreWorld, ids: OrderIds, body: Awaited<ReturnType<typeof checkout>>, principal: Principal = platform) =>
   payWithClickToPay(world.payments, principal, ids, body, world.facts);
 

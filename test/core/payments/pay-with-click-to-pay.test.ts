@@ -1,5 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
-import { exportJWK, type JWK } from 'jose';
+import { exportJWK } from 'jose';
 import { describe, expect, it } from 'vitest';
 import type { Principal } from '../../../lib/core/auth/principal.js';
 import {

@@ -20,6 +20,9 @@ export default defineConfig({
           provide: { storeEngine: 'memory' },
           testTimeout: 10_000,
           pool: 'threads',
+          // Nothing here touches process-wide state but the metrics recorder, which each test that
+          // reads it installs anew: files share a worker's modules (and its one payload key pair).
+          isolate: false,
         },
       },
       {

@@ -4,7 +4,7 @@ import { isPaid } from '../../../lib/core/domain/payment.js';
 import { PaymentStateConflictError } from '../../../lib/core/errors.js';
 import { cancelPaymentLink, currentState } from '../../../lib/core/links/payment-links.js';
 import type { LinkStore } from '../../../lib/core/ports/link-store.js';
-import { gate } from '../support/outbox.js';
+import { gate } from '../support/gate.js';
 import { cancelLink, linkDeps, newLink, openLink } from '../support/links.js';
 import { BASE_URL, coreWorld, OUTLET, payDirect, platform, storedPayment } from '../support/world.js';
 

@@ -3,7 +3,7 @@ import { NOT_PERFORMED } from '../../../lib/core/domain/payment.js';
 import { AmountExceedsAvailableError, AuthorizationUnavailableError, DependencyUnavailableError } from '../../../lib/core/errors.js';
 import { AcquirerNotReachedError } from '../../../lib/core/ports/authorizer.js';
 import type { PaymentOperationsStore } from '../../../lib/core/ports/payment-operations-store.js';
-import { gate } from '../support/outbox.js';
+import { gate } from '../support/gate.js';
 import { capture, reverse } from '../support/operations.js';
 import { authorisedPayment, coreWorld, storedPayment, type CoreWorld } from '../support/world.js';
 

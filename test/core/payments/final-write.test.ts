@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { runWithDeadline } from '../../../lib/core/deadline.js';
 import { DependencyUnavailableError, PaymentStateConflictError } from '../../../lib/core/errors.js';
 import type { PaymentStore } from '../../../lib/core/ports/payment-store.js';
-import { announced, gate } from '../support/outbox.js';
+import { gate } from '../support/gate.js';
+import { announced } from '../support/outbox.js';
 import { coreWorld, newOrder, payDirect, storedPayment, type CoreWorld } from '../support/world.js';
 
 /**

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { AcquirerNotReachedError } from '../../../lib/core/ports/authorizer.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../../../lib/core/errors.js';
-import { announced, gate } from '../support/outbox.js';
+import { gate } from '../support/gate.js';
+import { announced } from '../support/outbox.js';
 import { coreWorld, directWalletBody, directWalletCredentialKey, newOrder, payDirect, recordedMetrics, storedPayment } from '../support/world.js';
 import { toCredential } from '../../../lib/core/checkout/payment-data.js';
 

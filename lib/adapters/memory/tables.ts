@@ -80,10 +80,4 @@ export function conflict<T>(current: T | undefined): StoreConflictError<T> {
   return new StoreConflictError<T>(current === undefined ? undefined : copy(current));
 }
 
-/** Sets or removes (undefined) an optional field, as an UpdateExpression's SET and REMOVE would. */
-export function setOrRemove<T extends object, K extends keyof T>(target: T, field: K, value: T[K] | undefined): void {
-  if (value === undefined) delete target[field];
-  else target[field] = value;
-}
-
 export const epochSeconds = (ms: number): number => Math.floor(ms / 1000);

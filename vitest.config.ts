@@ -1,13 +1,43 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Two projects, both run by `npm test`:
+ * - `core`: the payment core's rules on the in-memory adapters (test/core, mirroring lib/core),
+ *   and the in-memory half of the store contract. No DynamoDB, no KMS, no global setup:
+ *   `npm run test:core` runs it alone in seconds.
+ * - `integration`: everything else, over real sockets to the dynalite (or DynamoDB Local) and
+ *   KMS servers that the global setup starts once per run; each file gets its own tables.
+ * The store contract (test/adapters/store-contract.test.ts) runs in both, against the engine
+ * the project provides, so the in-memory and the DynamoDB stores meet the same assertions.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    exclude: ['test/e2e/**'],
-    globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/env.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
-    pool: 'forks',
+    projects: [
+      {
+        test: {
+          name: 'core',
+          include: ['test/core/**/*.test.ts', 'test/adapters/store-contract/**/*.test.ts'],
+          provide: { storeEngine: 'memory' },
+          testTimeout: 10_000,
+          pool: 'threads',
+          // Nothing here touches process-wide state but the metrics recorder, which each test that
+          // reads it installs anew: files share a worker's modules (and its one payload key pair).
+          isolate: false,
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/e2e/**', 'test/core/**'],
+          provide: { storeEngine: 'dynamodb' },
+          globalSetup: ['test/support/global-setup.ts'],
+          setupFiles: ['test/support/env.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+    ],
   },
 });

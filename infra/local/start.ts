@@ -163,7 +163,7 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     '  answers 503 DEPENDENCY_UNAVAILABLE), `kill -CONT <pid>` resumes it; one that is killed is',
     '  started again on the same port. Current pids are in .data/demo.json (`local`).',
     '',
-    '  Demo tokens (12 h; more with `npm run token -- …`; also in .data/demo.json):',
+    '  Demo tokens (12 h; more with `npm run -s token -- …`; also in .data/demo.json):',
     `  PLATFORM_TOKEN=${platform}`,
     '',
     `  TENANT_TOKEN=${tenant}`,

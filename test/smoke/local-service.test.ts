@@ -10,7 +10,7 @@ import { isPortFree } from '../../infra/local/ports.js';
 
 /**
  * The user's path, over real HTTP: `npm start` on a fresh data directory, then orders,
- * hosted sessions and payments with the checkout responses `npm run sandbox:checkout`
+ * hosted sessions and payments with the checkout responses `npm run -s sandbox:checkout`
  * prints — through serverless-offline running the same handlers that deploy to Lambda.
  */
 // Real processes on a 2-core machine next to other test files: generous, not tight.
@@ -45,7 +45,7 @@ async function orderWithSession(value: number) {
 }
 
 async function sandboxCheckout(orderRef: string, ...extra: string[]): Promise<string> {
-  const result = await run('npm', ['run', 'sandbox:checkout', '--', '--order', orderRef, '--data-dir', dataDir, '--api', base, ...extra]);
+  const result = await run('npm', ['run', '-s', 'sandbox:checkout', '--', '--order', orderRef, '--data-dir', dataDir, '--api', base, ...extra]);
   expect(result.code, result.stderr).toBe(0);
   expect(() => JSON.parse(result.stdout)).not.toThrow();
   return result.stdout;

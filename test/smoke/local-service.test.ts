@@ -163,6 +163,10 @@ describe('webhooks from npm start (SPEC §4.15)', () => {
       const events = await api('GET', `/config/merchants/${merchantRef}/events`, tokens.platform);
       const listed = events.body.events.filter((e: { data: { paymentRef: string } }) => e.data.paymentRef === paymentRef);
       expect(listed.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
+      // The terminal: the worker runs every second, but only invocations that did something are told.
+      expect(service.output()).toMatch(/^npm start: click-to-pay-local-webhookDelivery: \d+ due items? processed$/m);
+      expect(service.output()).not.toContain('(λ: webhookDelivery)');
+      expect(service.output()).not.toContain('Successfully invoked scheduled function');
     } finally {
       await receiver.close();
     }

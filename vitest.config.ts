@@ -5,7 +5,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     exclude: ['test/e2e/**'],
     globalSetup: ['test/support/global-setup.ts'],
-    setupFiles: ['test/support/env.ts'],
+    setupFiles: ['test/support/env.ts', 'test/support/service-logs.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     pool: 'forks',

@@ -47,14 +47,14 @@ describe('the local schedule logs only invocations that did something or failed'
     const lines: string[] = [];
     schedule = startLocalSchedule({ lambdaPort: api.port, functionName: FUNCTION, everyMs: 20, log: (line) => lines.push(line) });
     await vi.waitFor(() => expect(api.invocations()).toBeGreaterThan(6), { timeout: 10_000 });
-    expect(lines).toEqual([
-      `${FUNCTION}: scheduled invocation failed (status 502); retrying every 20 ms`,
-      `${FUNCTION}: scheduled invocations work again`,
-    ]);
+    expect(lines).toEqual([`${FUNCTION}: scheduled invocation failed (status 502); retrying every 20 ms`, `${FUNCTION}: scheduled invocations work again`]);
   });
 
   it('an answer that is not the worker’s { processed } counts as nothing done, not as a failure', async () => {
-    const api = await lambdaApi([{ status: 200, body: 'null' }, { status: 200, body: 'not json' }]);
+    const api = await lambdaApi([
+      { status: 200, body: 'null' },
+      { status: 200, body: 'not json' },
+    ]);
     const lines: string[] = [];
     schedule = startLocalSchedule({ lambdaPort: api.port, functionName: FUNCTION, everyMs: 20, log: (line) => lines.push(line) });
     await vi.waitFor(() => expect(api.invocations()).toBeGreaterThan(3), { timeout: 10_000 });

@@ -14,8 +14,6 @@ let stack: LocalStack | undefined;
 let dataDir: string | undefined;
 
 export async function setup(): Promise<void> {
-  // This run's service logs only (test/support/service-logs.ts writes them, one file per test file).
-  await rm(new URL('../../test-results/service-logs', import.meta.url), { recursive: true, force: true });
   dataDir = await mkdtemp(join(tmpdir(), 'ctp-test-'));
   for (const name of [
     'PAYLOAD_KEY_IDS',

@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, mkdirSync, openSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fstatSync, mkdirSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeEach, expect } from 'vitest';
@@ -7,8 +7,9 @@ import { afterAll, beforeEach, expect } from 'vitest';
  * `npm test` prints the test reporter's output and nothing else: what the service writes on
  * stdout while a test file runs — its JSON log lines and EMF metrics, from handlers invoked in
  * this worker — goes to one file per test file, test-results/service-logs/<file>.log, and a
- * failing test's message names that file. Runs in every test worker (vitest setupFiles);
- * vitest's own console capture (console.log in a test) is not affected.
+ * failing test's message names that file (rewritten each time that test file runs; a file that
+ * stays empty is removed). Runs in every test worker (vitest setupFiles); vitest's own console
+ * capture (console.log in a test) is not affected.
  */
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 /** SERVICE_LOG_DIR overrides it (test/unit/service-logs.test.ts). */
@@ -36,5 +37,5 @@ beforeEach(({ onTestFailed }) => {
 afterAll(() => {
   const empty = fstatSync(fd).size === 0;
   closeSync(fd);
-  if (empty) unlinkSync(logPath); // only files that say something stay
+  if (empty) rmSync(logPath, { force: true }); // only files that say something stay
 });

@@ -99,7 +99,14 @@ describe('npm start', () => {
     expect(opened.headers.get('location')).toMatch(new RegExp(`^${base}/checkout\\?session=hs_`));
     const config = await api('GET', `/config/merchants/${service.demo.merchantRef}/configs/vctp`, service.demo.tokens.tenant);
     expect(config.status).toBe(200);
-    expect(config.body).toMatchObject({ dpaName: 'Demo Shop', environment: 'sandbox', clickToPayEnabled: true });
+    expect(config.body).toMatchObject({
+      dpaName: 'Demo Shop',
+      environment: 'sandbox',
+      clickToPayEnabled: true,
+      outlets: ['demo-outlet'],
+      // The return-URL recipes (docs/integrating/hosted-page.md) send shoppers back there.
+      redirectOrigins: ['https://shop.example.com'],
+    });
   });
 
   it('a second start on the same port says the port is in use', async () => {

@@ -18,6 +18,7 @@ export default defineConfig({
           name: 'core',
           include: ['test/core/**/*.test.ts', 'test/adapters/store-contract/**/*.test.ts'],
           provide: { storeEngine: 'memory' },
+          setupFiles: ['test/support/service-logs.ts'],
           testTimeout: 10_000,
           pool: 'threads',
           // Nothing here touches process-wide state but the metrics recorder, which each test that
@@ -32,7 +33,7 @@ export default defineConfig({
           exclude: ['test/e2e/**', 'test/core/**'],
           provide: { storeEngine: 'dynamodb' },
           globalSetup: ['test/support/global-setup.ts'],
-          setupFiles: ['test/support/env.ts'],
+          setupFiles: ['test/support/env.ts', 'test/support/service-logs.ts'],
           testTimeout: 30_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -5,6 +5,7 @@ import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
 import { onboardingBody } from './schema.js';
 import { merchantConfigDeps } from '../../lib/composition/merchants.js';
 import { routes } from '../../lib/http/routes.js';
+import { InvalidRequestError } from '../../lib/core/errors.js';
 
 /** SPEC 4.7 — merchant onboarding; platform token only. */
 export const handler = apiHandler(
@@ -15,7 +16,12 @@ export const handler = apiHandler(
     query: noQuery,
     body: onboardingBody,
   },
-  async ({ params, body }) => ({
-    body: await onboardMerchant(merchantConfigDeps, params.merchantRef, body),
-  }),
+  async ({ params, body: { merchantRef, ...input } }) => {
+    if (merchantRef !== undefined && merchantRef !== params.merchantRef) {
+      throw new InvalidRequestError('The body names another merchant than the path.', {
+        errors: [{ path: 'merchantRef', message: `Expected "${params.merchantRef}" (the path's merchant) or no merchantRef` }],
+      });
+    }
+    return { body: await onboardMerchant(merchantConfigDeps, params.merchantRef, input) };
+  },
 );

@@ -50,5 +50,13 @@ export const onboardingBody = z
       .max(20)
       .transform((origins) => [...new Set(origins)])
       .optional(),
+    // 4.1's read-only fields, so that the body GET answered can be sent back as it is
+    // (GET-modify-PUT): merchantRef must name the path's merchant (the handler checks); the key id
+    // and the effective enablement are not set here (rotation; 4.5/4.6), and are ignored.
+    merchantRef: ref.optional().describe("Read-only (4.1's body sent back): the path's merchant, or absent; another one is a 400"),
+    encryptionKeyId: z.string().max(256).optional().describe("Read-only (4.1's body sent back): ignored; keys change by rotation"),
+    clickToPayEnabled: z.boolean().optional().describe("Read-only (4.1's body sent back): ignored; enablement is set with 4.5/4.6"),
+    directWalletEnabled: z.boolean().optional().describe("Read-only (4.1's body sent back): ignored; enablement is set with 4.5/4.6"),
   })
-  .strict();
+  .strict()
+  .transform(({ encryptionKeyId: _kid, clickToPayEnabled: _c2p, directWalletEnabled: _dw, ...body }) => body);

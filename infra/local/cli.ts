@@ -33,3 +33,21 @@ export function usageError(command: string, message: string): never {
   process.stderr.write(`${command}: ${message} (see --help)\n`);
   process.exit(2);
 }
+
+/**
+ * For the CLIs whose stdout is a value (a token, a request body). npm writes its
+ * "> package@version script" banner on stdout before the script starts, unless it runs silent
+ * (`npm run -s …`) or with --json; there is no per-script setting. Captured (`$(npm run token …)`,
+ * `> file`), the banner becomes part of the value: a token that fails with 401 far from the cause.
+ * So when stdout is not a terminal and npm has put its banner there, refuse with one line that
+ * says how to run it. npm tells its scripts its settings (npm_config_loglevel, npm_config_json).
+ */
+export function refuseNpmBannerOnStdout(script: string): void {
+  const env = process.env;
+  if (env.npm_lifecycle_event !== script || process.stdout.isTTY) return;
+  if (env.npm_config_loglevel === 'silent' || env.npm_config_json === 'true') return;
+  process.stderr.write(
+    `${script}: npm printed its "> ${script}" banner on stdout ahead of the output; run \`npm run -s ${script} -- …\` to capture or redirect it\n`,
+  );
+  process.exit(2);
+}

@@ -33,6 +33,8 @@ export interface LocalProcessInfo {
 
 export interface SupervisedProcess {
   info(): LocalProcessInfo;
+  /** No restart from now on: the owner is shutting down (Ctrl-C also reaches the process itself). */
+  stopRestarting(): void;
   stop(): Promise<void>;
 }
 
@@ -219,6 +221,9 @@ export async function supervise(spec: ProcessSpec, options: SuperviseOptions): P
 
   return {
     info,
+    stopRestarting: () => {
+      stopping = true;
+    },
     stop: async () => {
       stopping = true;
       const current = child;

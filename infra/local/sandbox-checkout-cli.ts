@@ -1,5 +1,5 @@
 /**
- * `npm run sandbox:checkout -- --order ORDER [--outlet OUTLET] [--eci 07] [--scheme visa|mastercard] [--card ID]`
+ * `npm run -s sandbox:checkout -- --order ORDER [--outlet OUTLET] [--eci 07] [--scheme visa|mastercard] [--card ID]`
  *
  * Prints (stdout, nothing else) a request body for SPEC 4.3: a checkout response as the
  * sandbox network's SRC system would produce it — JWS signed with the sandbox network key,
@@ -11,16 +11,17 @@ import { resolve } from 'node:path';
 import { PERMISSIONS } from '../../lib/core/auth/principal.js';
 import { buildSandboxCheckoutResponse } from '../../lib/adapters/sandbox/checkout-response.js';
 import { SANDBOX_CARDS, sandboxCard } from '../../lib/adapters/sandbox/sandbox-cards.js';
-import { parseCommandLine, usageError } from './cli.js';
+import { parseCommandLine, refuseNpmBannerOnStdout, usageError } from './cli.js';
 import { ensureDevIdentity, signDevToken } from './dev-identity.js';
 import { ensureSandboxNetwork, sandboxSigningKeys } from './sandbox-network.js';
 
 const USAGE = `
-Usage: npm run sandbox:checkout -- --order ORDER [--outlet OUTLET] [--scheme visa|mastercard] [--card ID] [--eci NN] [--alg RS256|ES256] [--api URL]
+Usage: npm run -s sandbox:checkout -- --order ORDER [--outlet OUTLET] [--scheme visa|mastercard] [--card ID] [--eci NN] [--alg RS256|ES256] [--api URL]
 
 Prints on stdout the body of a Click to Pay payment (SPEC 4.3) for ORDER: what the Click to Pay
 SDK's checkout() resolves with, signed by the sandbox network and encrypted to the running
 service's current payload key. On stderr: a ready curl command. \`npm start\` must be running.
+(-s: npm's "> sandbox:checkout" banner would go to stdout too; redirected without it, this refuses.)
 
   --order ORDER        the orderRef from POST …/orders (required)
   --outlet OUTLET      default: the demo outlet of .data/demo.json
@@ -43,6 +44,7 @@ const values = parseCommandLine('sandbox:checkout', USAGE, {
   api: { type: 'string' },
   'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
 });
+refuseNpmBannerOnStdout('sandbox:checkout');
 
 function fail(message: string): never {
   return usageError('sandbox:checkout', message);
@@ -83,7 +85,7 @@ process.stdout.write(`${JSON.stringify({ checkoutResponse: sdkResult })}\n`);
 const payment = (order.payments as { paymentRef: string; state: string }[]).find((p) => p.state === 'STARTED') ?? order.payments[0];
 process.stderr.write(
   `\nPay with it (valid for ${Math.round(900 / 60)} minutes):\n` +
-    `  BODY=$(npm run sandbox:checkout -- --order ${values.order})\n` +
+    `  BODY=$(npm run -s sandbox:checkout -- --order ${values.order})\n` +
     `  curl -s -X POST '${api}/transactions/outlets/${outlet}/orders/${values.order}/payments/${payment.paymentRef}/click-to-pay' \\\n` +
     `       -H "Authorization: Bearer $TENANT_TOKEN" -H 'Content-Type: application/json' --data "$BODY"\n\n`,
 );

@@ -10,6 +10,8 @@ export const DEMO = {
   tenantRef: 'demo-tenant',
   merchantRef: 'demo-merchant',
   outletId: 'demo-outlet',
+  /** Where the demo merchant's return and cancel URLs may point (docs/integrating/hosted-page.md). */
+  redirectOrigins: ['https://shop.example.com'],
 } as const;
 
 export interface DemoWorld {
@@ -41,7 +43,8 @@ export async function seedDemo(): Promise<DemoWorld> {
     { level: 'tenant', tenantRef: DEMO.tenantRef },
     { CLICK_TO_PAY: on, DIRECT_WALLET: on },
   );
-  if (!(await configRepository.getMerchant(DEMO.merchantRef))) {
+  const existing = await configRepository.getMerchant(DEMO.merchantRef);
+  if (!existing) {
     await onboardMerchant({ config: configRepository, keys: payloadKeyVault, now: Date.now }, DEMO.merchantRef, {
       tenantRef: DEMO.tenantRef,
       dpaId: 'demo-dpa-0001',
@@ -52,6 +55,14 @@ export async function seedDemo(): Promise<DemoWorld> {
       environment: 'sandbox',
       threeDsPolicy: 'risk-based',
       outlets: [DEMO.outletId],
+      redirectOrigins: [...DEMO.redirectOrigins],
+    });
+  } else if (!existing.redirectOrigins?.length) {
+    // A data directory from before the demo merchant had one: the return-URL recipes need it.
+    const { merchantRef: _ref, updatedAt: _at, ...config } = existing;
+    await onboardMerchant({ config: configRepository, keys: payloadKeyVault, now: Date.now }, DEMO.merchantRef, {
+      ...config,
+      redirectOrigins: [...DEMO.redirectOrigins],
     });
   }
   const seeder = { kind: 'platform', subject: 'local-seed', permissions: new Set<string>() } as const;

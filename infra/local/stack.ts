@@ -64,6 +64,8 @@ export interface LocalStack {
   processes(): { dynamodb: LocalProcessInfo; kms: LocalProcessInfo };
   /** Also kill this pid (SIGKILL) if the process that started the stack dies; forget it once it has exited. */
   guard(pid: number): { forget(): void };
+  /** Shutting down: a dependency that exits now (Ctrl-C signals the whole process group) stays down. */
+  stopRestarting(): void;
   close(): Promise<void>;
 }
 
@@ -149,6 +151,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     guard: (pid) => {
       watchdog.watch(pid);
       return { forget: () => watchdog.forget(pid) };
+    },
+    stopRestarting: () => {
+      for (const supervised of started) supervised.stopRestarting();
     },
     close: closeAll,
   };

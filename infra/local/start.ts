@@ -48,6 +48,9 @@ let offlinePort = 0;
 let cors: false | CorsConfiguration = false;
 let dynamoEngine: DynamoEngine = 'dynalite';
 let demoFile: Omit<DemoFile, 'local'> | undefined;
+let apiReady = false;
+/** serverless-offline's lines about the scheduled webhook worker (its own schedule and ours). */
+const SCHEDULE_CHATTER = /^\(λ: webhookDelivery\) RequestId: |^Successfully invoked scheduled function: \[webhookDelivery\]/;
 
 function fail(message: string): never {
   process.stderr.write(`\nnpm start: ${message}\n\n`);
@@ -105,25 +108,37 @@ async function main(): Promise<void> {
   edge = await startHttpApiEdge({ port, upstreamPort: offlinePort, cors });
   offline = spawn(resolve('node_modules/.bin/osls'), ['offline', 'start', '--stage', 'local', '--httpPort', String(offlinePort)], {
     env: { ...env, PORT: String(offlinePort) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   if (offline.pid !== undefined) {
     const guarded = stack.guard(offline.pid);
     offline.once('exit', () => guarded.forget());
   }
   const offlineTail: string[] = [];
+  const keepAside = (line: string) => offlineTail.push(line) > 60 && offlineTail.shift();
   offline.stdout!.on('data', (chunk: Buffer) => {
     // Handler logs are JSON lines: show them. serverless-offline's own chatter (a route table
     // per function) is kept aside and shown only if it fails.
     for (const line of chunk.toString().split('\n')) {
       if (line.startsWith('{')) process.stdout.write(`${line}\n`);
-      else if (line.trim()) offlineTail.push(line) > 60 && offlineTail.shift();
+      else if (line.trim()) keepAside(line);
+    }
+  });
+  offline.stderr!.on('data', (chunk: Buffer) => {
+    // serverless-offline's notices: its start-up list of functions is kept aside (shown if it
+    // fails); after the banner, one line per request passes, but not the scheduled worker's
+    // invocations every second (the local schedule reports those that did something).
+    for (const line of chunk.toString().split('\n')) {
+      if (!line.trim()) continue;
+      if (!apiReady || SCHEDULE_CHATTER.test(line)) keepAside(line);
+      else process.stderr.write(`${line}\n`);
     }
   });
   offline.on('exit', (code) => {
     if (!shuttingDown) fail(`serverless-offline exited (code ${code}):\n${offlineTail.join('\n')}`);
   });
-  await waitForApi();
+  await waitForApi(offlineTail);
+  apiReady = true;
   // EventBridge's schedule, locally: the webhook worker, every second (docs/integrating/webhooks.md).
   schedule = startLocalSchedule({
     lambdaPort: Number(env.OFFLINE_LAMBDA_PORT),
@@ -163,7 +178,7 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     '  answers 503 DEPENDENCY_UNAVAILABLE), `kill -CONT <pid>` resumes it; one that is killed is',
     '  started again on the same port. Current pids are in .data/demo.json (`local`).',
     '',
-    '  Demo tokens (12 h; more with `npm run token -- …`; also in .data/demo.json):',
+    '  Demo tokens (12 h; more with `npm run -s token -- …`; also in .data/demo.json):',
     `  PLATFORM_TOKEN=${platform}`,
     '',
     `  TENANT_TOKEN=${tenant}`,
@@ -240,7 +255,7 @@ function watchAncestors(): void {
   timer.unref();
 }
 
-async function waitForApi(): Promise<void> {
+async function waitForApi(offlineTail: string[]): Promise<void> {
   const deadline = Date.now() + 180_000;
   while (Date.now() < deadline) {
     try {
@@ -251,13 +266,15 @@ async function waitForApi(): Promise<void> {
     }
     await new Promise((r) => setTimeout(r, 300));
   }
-  fail('the API did not come up within 180 s.');
+  fail(`the API did not come up within 180 s. serverless-offline said:\n${offlineTail.join('\n')}`);
 }
 
 let shuttingDown = false;
 async function shutdown(code = 0): Promise<void> {
   if (shuttingDown) return;
   shuttingDown = true;
+  // Ctrl-C reaches DynamoDB and KMS too (one process group): they stay down now.
+  stack?.stopRestarting();
   await schedule?.stop();
   await acsOrigin?.close();
   if (offline && offline.exitCode === null && offline.signalCode === null) {

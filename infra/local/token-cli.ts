@@ -1,19 +1,20 @@
 import { resolve } from 'node:path';
 import { PERMISSIONS } from '../../lib/core/auth/principal.js';
-import { parseCommandLine, usageError } from './cli.js';
+import { parseCommandLine, refuseNpmBannerOnStdout, usageError } from './cli.js';
 import { ensureDevIdentity, signDevToken, type DevTokenClaims } from './dev-identity.js';
 
 /**
- * `npm run token -- --realm platform`
- * `npm run token -- --realm tenant --tenant T [--merchant M] [--outlets O1,O2] --permissions P1,P2 [--ttl S]`
- * Prints one access token and nothing else on stdout (SPEC §7).
+ * `npm run -s token -- --realm platform`
+ * `npm run -s token -- --realm tenant --tenant T [--merchant M] [--outlets O1,O2] --permissions P1,P2 [--ttl S]`
+ * Prints one access token and nothing else on stdout (SPEC §7); -s keeps npm's banner off it.
  */
 const USAGE = `
-Usage: npm run token -- --realm platform [--permissions P1,P2] [--ttl SECONDS]
-       npm run token -- --realm tenant --tenant T [--merchant M] [--outlets O1,O2] --permissions P1,P2 [--ttl SECONDS]
+Usage: npm run -s token -- --realm platform [--permissions P1,P2] [--ttl SECONDS]
+       npm run -s token -- --realm tenant --tenant T [--merchant M] [--outlets O1,O2] --permissions P1,P2 [--ttl SECONDS]
 
 Prints one access token (a JWT the local service accepts) and nothing else on stdout:
-  TOKEN=$(npm run token -- --realm platform)
+  TOKEN=$(npm run -s token -- --realm platform)
+(-s: npm's "> token" banner would go to stdout too; captured without it, this refuses.)
 
   --realm platform|tenant   platform: every tenant; tenant: one tenant (--tenant)
   --tenant T                the tenantRef of a tenant token
@@ -35,6 +36,7 @@ const values = parseCommandLine('token', USAGE, {
   ttl: { type: 'string', default: '3600' },
   'data-dir': { type: 'string', default: process.env.DATA_DIR ?? '.data' },
 });
+refuseNpmBannerOnStdout('token');
 
 function fail(message: string): never {
   return usageError('token', message);

@@ -110,6 +110,7 @@ export const EXAMPLES: Partial<Record<SchemaName, unknown>> = {
     clickToPayEnabled: true,
     directWalletEnabled: false,
     threeDsPolicy: 'risk-based',
+    outlets: ['demo-outlet'],
     redirectOrigins: ['https://shop.example.com'],
   },
   PaymentMethodsRequest: { paymentMethods: { CLICK_TO_PAY: { enabled: true }, DIRECT_WALLET: { enabled: false } } },

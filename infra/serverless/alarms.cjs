@@ -1,4 +1,6 @@
 'use strict';
+
+const { refuse } = require('./refusal.cjs');
 /**
  * CloudWatch alarms of the service (issue 11 item 3), from serverless.yml:
  *   resources:
@@ -185,7 +187,7 @@ async function serverlessResources({ resolveConfigurationProperty, resolveVariab
   const param = await resolveVariable('param:alarmTopicArn, null');
   const topicArn = typeof param === 'string' && param.trim() ? param.trim() : undefined;
   if (topicArn && !/^arn:aws[a-z-]*:sns:[a-z0-9-]+:\d{12}:[A-Za-z0-9_-]{1,256}$/.test(topicArn)) {
-    throw new Error(`alarmTopicArn must be an SNS topic ARN, got ${JSON.stringify(topicArn)}`);
+    refuse(`alarmTopicArn must be an SNS topic ARN, got ${JSON.stringify(topicArn)}`);
   }
   return { Resources: alarmResources({ service, stage, topicArn }) };
 }

@@ -1,5 +1,7 @@
 'use strict';
 
+const { refuse } = require('./refusal.cjs');
+
 /**
  * Builds the serverless.yml `functions:` section from the route table (lib/http/routes.ts,
  * read through ./route-table.cjs). Used as `functions: ${file(./infra/serverless/functions.cjs)}`:
@@ -122,7 +124,7 @@ function packagePatterns(entry, serviceDir) {
     if (!match) throw new Error(`lib/http/routes.ts: "${entry.name}" package pattern "${pattern}" must look like dir/**`);
     const dir = path.join(serviceDir, match[1]);
     if (!fs.existsSync(dir) || fs.readdirSync(dir).length === 0) {
-      throw new Error(`lib/http/routes.ts: "${entry.name}" ships ${pattern}, which is empty — run \`npm run build:web\` first`);
+      refuse(`lib/http/routes.ts: "${entry.name}" ships ${pattern}, which is empty — run \`npm run build:web\` first`);
     }
   }
   return patterns;

@@ -1,5 +1,7 @@
 'use strict';
 
+const { refuse } = require('./refusal.cjs');
+
 /**
  * HTTP API settings that serverless.yml cannot express by itself.
  *
@@ -62,12 +64,12 @@ function stageThrottling(rateParam, burstParam) {
   const parse = (name, value, fallback) => {
     if (value === undefined || value === null || value === '') return fallback;
     const n = Number(value);
-    if (!Number.isInteger(n) || n <= 0) throw new Error(`The ${name} param must be a positive integer, not "${value}"`);
+    if (!Number.isInteger(n) || n <= 0) refuse(`The ${name} param must be a positive integer, not "${value}"`);
     return n;
   };
   const rate = parse('throttlingRateLimit', rateParam, DEFAULT_THROTTLING.rate);
   const burst = parse('throttlingBurstLimit', burstParam, DEFAULT_THROTTLING.burst);
-  if (burst < rate) throw new Error(`The throttlingBurstLimit param (${burst}) must be at least throttlingRateLimit (${rate})`);
+  if (burst < rate) refuse(`The throttlingBurstLimit param (${burst}) must be at least throttlingRateLimit (${rate})`);
   return { rate, burst };
 }
 
@@ -91,16 +93,16 @@ function parseAllowedOrigins(value) {
     .filter((item) => item !== '');
   return items.map((item, index) => {
     const where = `corsAllowedOrigins item ${index + 1}`;
-    if (item === '*' || item.toLowerCase() === 'null') throw new Error(`${where}: "*" and "null" are never allowed origins`);
+    if (item === '*' || item.toLowerCase() === 'null') refuse(`${where}: "*" and "null" are never allowed origins`);
     let url;
     try {
       url = new URL(item);
     } catch {
-      throw new Error(`${where}: not a URL origin such as https://shop.example.com`);
+      refuse(`${where}: not a URL origin such as https://shop.example.com`);
     }
     const loopback = url.protocol === 'http:' && LOOPBACK.has(url.hostname);
-    if (url.protocol !== 'https:' && !loopback) throw new Error(`${where}: must be https (http only for a loopback host)`);
-    if (url.origin !== item) throw new Error(`${where}: must be a bare origin (scheme://host[:port], no path or trailing slash)`);
+    if (url.protocol !== 'https:' && !loopback) refuse(`${where}: must be https (http only for a loopback host)`);
+    if (url.origin !== item) refuse(`${where}: must be a bare origin (scheme://host[:port], no path or trailing slash)`);
     return url.origin;
   });
 }
@@ -120,7 +122,7 @@ function corsConfig(origins) {
 async function serverlessCors({ resolveVariable }) {
   const legacy = await resolveVariable('param:corsAllowedOrigin, null');
   if (legacy !== null && legacy !== undefined) {
-    throw new Error('The corsAllowedOrigin param is gone: pass corsAllowedOrigins (a comma-separated list of origins; empty = no CORS)');
+    refuse('The corsAllowedOrigin param is gone: pass corsAllowedOrigins (a comma-separated list of origins; empty = no CORS)');
   }
   return corsConfig(parseAllowedOrigins(await resolveVariable('param:corsAllowedOrigins, null')));
 }

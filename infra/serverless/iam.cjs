@@ -1,5 +1,7 @@
 'use strict';
 
+const { refuse } = require('./refusal.cjs');
+
 /**
  * One IAM role per access group (the `role` of each function in the route table, lib/http/routes.ts).
  * Every role gets exactly what its functions call, nothing with `Resource: '*'`:
@@ -88,14 +90,14 @@ function payloadKeyResources(service, stage, payloadKeyIds) {
     .split(',')
     .map((id) => id.trim())
     .filter(Boolean);
-  if (ids.length === 0) throw new Error('payloadKeyIds: at least one key is required');
+  if (ids.length === 0) refuse('payloadKeyIds: at least one key is required');
   const resources = [];
   for (const id of ids) {
     if (id === alias) resources.push({ 'Fn::GetAtt': [PAYLOAD_KEY_LOGICAL_ID, 'Arn'] });
     else if (KEY_ARN.test(id)) resources.push(id);
     // The `local` stage is never deployed (serverless-offline + local KMS server, no IAM):
     // it may name its keys any way the local KMS server understands.
-    else if (stage !== LOCAL_STAGE) throw new Error(`payloadKeyIds: "${id}" must be a full KMS key ARN or ${alias}`);
+    else if (stage !== LOCAL_STAGE) refuse(`payloadKeyIds: "${id}" must be a full KMS key ARN or ${alias}`);
   }
   if (resources.length === 0) resources.push({ 'Fn::GetAtt': [PAYLOAD_KEY_LOGICAL_ID, 'Arn'] });
   const seen = new Set();
@@ -302,7 +304,7 @@ function mastercardCredentialsArn(value) {
   if (value === undefined || value === null || String(value).trim() === '') return undefined;
   const arn = String(value).trim();
   if (!SSM_PARAMETER_ARN.test(arn))
-    throw new Error('mastercardApiCredentialsParameterArn must be an SSM parameter ARN (arn:aws:ssm:<region>:<account>:parameter/<name>)');
+    refuse('mastercardApiCredentialsParameterArn must be an SSM parameter ARN (arn:aws:ssm:<region>:<account>:parameter/<name>)');
   return arn;
 }
 

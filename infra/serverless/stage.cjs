@@ -1,5 +1,7 @@
 'use strict';
 
+const { refuse } = require('./refusal.cjs');
+
 /**
  * What a stage is, decided once for serverless.yml and infra/serverless/*.cjs.
  *
@@ -44,7 +46,7 @@ function sandboxEnabled(stage, value) {
   if (stage === LOCAL_STAGE) return true;
   if (value === undefined || value === null || value === '' || value === false || value === 'false') return false;
   if (value === true || value === 'true') return true;
-  throw new Error(`The sandbox param must be true or false, not "${value}"`);
+  refuse(`The sandbox param must be true or false, not "${value}"`);
 }
 
 /** Names of the params (of `values`: name → resolved value) that hold a `*.invalid` placeholder. */
@@ -57,7 +59,7 @@ function assertDeployable(stage, values) {
   if (!isProductionStage(stage)) return;
   const names = placeholderParams(values);
   if (names.length === 0) return;
-  throw new Error(
+  refuse(
     `Stage "${stage}" is a production stage and these params still hold the *.invalid placeholders of serverless.yml: ` +
       `${names.join(', ')}. Pass real values with --param "name=value", or use a non-production stage ` +
       `(${NON_PRODUCTION_STAGES.join(', ')}, sandbox, sandbox-…).`,
@@ -83,23 +85,23 @@ async function serverlessStageGuardRails(helpers) {
   // Production merchants approved by sandbox rules: never on a production stage.
   const productionAcquirer = await helpers.resolveVariable('param:productionAcquirer, null');
   if (settings.production && productionAcquirer === 'sandbox') {
-    throw new Error(`Stage "${settings.stage}" is a production stage: productionAcquirer=sandbox would approve production merchants by sandbox rules`);
+    refuse(`Stage "${settings.stage}" is a production stage: productionAcquirer=sandbox would approve production merchants by sandbox rules`);
   }
   if (productionAcquirer !== null && productionAcquirer !== undefined && !['none', 'sandbox', ''].includes(productionAcquirer)) {
-    throw new Error(`The productionAcquirer param must be none or sandbox, not "${productionAcquirer}"`);
+    refuse(`The productionAcquirer param must be none or sandbox, not "${productionAcquirer}"`);
   }
   // The sandbox acquirer keeps its operations in the sandbox table, which only a stage with the sandbox has.
   if (!settings.sandbox && productionAcquirer === 'sandbox') {
-    throw new Error(
+    refuse(
       `Stage "${settings.stage}": productionAcquirer=sandbox needs the sandbox acquirer, which only a stage with the sandbox has; add --param "sandbox=true"`,
     );
   }
   // The sandbox network's signing key only means something where the sandbox is deployed.
   if (!settings.sandbox && values.sandboxNetworkSigningJwksUrl) {
-    throw new Error(`Stage "${settings.stage}": sandboxNetworkSigningJwksUrl is set but the sandbox is not deployed; add --param "sandbox=true" or drop it`);
+    refuse(`Stage "${settings.stage}": sandboxNetworkSigningJwksUrl is set but the sandbox is not deployed; add --param "sandbox=true" or drop it`);
   }
   if (!settings.sandbox && values.sandboxAcsBaseUrl) {
-    throw new Error(`Stage "${settings.stage}": sandboxAcsBaseUrl is set but the sandbox is not deployed; add --param "sandbox=true" or drop it`);
+    refuse(`Stage "${settings.stage}": sandboxAcsBaseUrl is set but the sandbox is not deployed; add --param "sandbox=true" or drop it`);
   }
   return settings;
 }

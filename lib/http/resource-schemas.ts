@@ -101,6 +101,8 @@ export const merchantConfigResource = z.strictObject({
   clickToPayEnabled: z.boolean(),
   directWalletEnabled: z.boolean(),
   threeDsPolicy: z.enum(['never', 'risk-based', 'always']),
+  /** 4.7: the merchant's outlets. Absent for a hosted-session token (the page). */
+  outlets: z.array(z.string()).optional(),
   /** 4.7: where return and cancel URLs may point (normalised origins). */
   /** Absent for a hosted-session token (the page): only the merchant's side reads the allow-list. */
   redirectOrigins: z.array(z.string()).optional(),

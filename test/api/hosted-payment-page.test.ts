@@ -75,7 +75,7 @@ describe('4.7 redirectOrigins', () => {
     expect(read.body.redirectOrigins).toEqual(expected);
   });
 
-  it('is not shown to a hosted-session token (the shopper’s browser): only the merchant reads its allow-list', async () => {
+  it('is not shown to a hosted-session token (the shopper’s browser), nor are the outlets: only the merchant reads them', async () => {
     const created = await newOrder(shop.outletId, { returnUrl: `${SHOP}/done` });
     const read = await invoke(getMerchantConfig, {
       path: `/config/merchants/${shop.merchantRef}/configs/vctp`,
@@ -85,7 +85,9 @@ describe('4.7 redirectOrigins', () => {
     expect(read.status).toBe(200);
     expect(read.body.dpaName).toBe('Falcon & Sons');
     expect(read.body).not.toHaveProperty('redirectOrigins');
+    expect(read.body).not.toHaveProperty('outlets');
     expect((await getConfig(shop.merchantRef)).body.redirectOrigins).toContain(SHOP);
+    expect((await getConfig(shop.merchantRef)).body.outlets).toContain(shop.outletId);
   });
 
   it('answers an empty list when none were given, and a replacement without them clears them', async () => {

@@ -57,6 +57,7 @@ describe('4.7 PUT merchant config (onboarding)', () => {
       clickToPayEnabled: true,
       directWalletEnabled: false,
       threeDsPolicy: 'risk-based',
+      outlets: [outletId],
       redirectOrigins: [],
     });
     expect(await configRepository.getOutlet(outletId)).toEqual({ outletId, merchantRef, tenantRef: seeded.tenantRef });
@@ -102,6 +103,40 @@ describe('4.7 PUT merchant config (onboarding)', () => {
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('INVALID_REQUEST');
     expect(response.body.errors.length).toBeGreaterThan(0);
+  });
+});
+
+describe('GET-modify-PUT: the 4.1 body goes back to 4.7 as it is', () => {
+  it('GET answers every field PUT needs (outlets too); the same body with one change PUT back changes just that', async () => {
+    const merchantRef = uniqueRef('m');
+    const outlets = [uniqueRef('o'), uniqueRef('o')];
+    await put(merchantRef, onboarding(seeded.tenantRef, outlets, { redirectOrigins: ['https://shop.example.com'] }));
+    const before = await get(merchantRef);
+    expect(before.body.outlets).toEqual(outlets);
+    const body = { ...before.body, redirectOrigins: [...before.body.redirectOrigins, 'https://admin.example.com'] };
+    const after = await put(merchantRef, body);
+    expect(after.status, JSON.stringify(after.body)).toBe(200);
+    expect(after.body).toEqual({ ...before.body, redirectOrigins: ['https://shop.example.com', 'https://admin.example.com'] });
+    expect((await get(merchantRef)).body).toEqual(after.body);
+  });
+
+  it('the read-only fields set nothing: enablement and the key id stay what they are', async () => {
+    const merchantRef = uniqueRef('m');
+    const created = await put(merchantRef, onboarding(seeded.tenantRef, [uniqueRef('o')]));
+    const sent = { ...created.body, clickToPayEnabled: !created.body.clickToPayEnabled, directWalletEnabled: true, encryptionKeyId: 'not-a-key' };
+    const response = await put(merchantRef, sent);
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual(created.body);
+  });
+
+  it('a body naming another merchant than the path is a 400 naming merchantRef, and changes nothing', async () => {
+    const merchantRef = uniqueRef('m');
+    const created = await put(merchantRef, onboarding(seeded.tenantRef, [uniqueRef('o')]));
+    const response = await put(merchantRef, { ...created.body, merchantRef: seeded.merchantRef, dpaName: 'Changed' });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('INVALID_REQUEST');
+    expect(response.body.errors).toEqual([expect.objectContaining({ path: 'merchantRef' })]);
+    expect((await get(merchantRef)).body.dpaName).toBe('Example Store');
   });
 });
 

@@ -6,9 +6,9 @@ import { invoke } from '../support/invoke.js';
 import { run } from '../support/local-service.js';
 import { seedWorld } from '../support/seed.js';
 
-/** SPEC §7: `npm run token -- …` prints one access token, nothing else, that the service accepts. */
+/** SPEC §7: `npm run -s token -- …` prints one access token, nothing else, that the service accepts. */
 const token = async (...args: string[]) => {
-  const result = await run('npm', ['run', 'token', '--', ...args, '--data-dir', process.env.TEST_DATA_DIR!]);
+  const result = await run('npm', ['run', '-s', 'token', '--', ...args, '--data-dir', process.env.TEST_DATA_DIR!]);
   return result;
 };
 
@@ -66,8 +66,23 @@ describe('npm run token', () => {
   it('fails with a message on stderr and no token on stdout for bad arguments', async () => {
     const result = await token('--realm', 'tenant');
     expect(result.code).toBe(2);
-    // npm (json=true in .npmrc) adds its JSON error object on stdout when a script fails; never a token.
-    expect(result.stdout).not.toMatch(/[\w-]+\.[\w-]+\.[\w-]+/);
+    expect(result.stdout).toBe('');
     expect(result.stderr).toContain('token: --tenant is required for a tenant token (see --help)');
+  }, 30_000);
+
+  it('captured without -s, where npm puts its banner on stdout, it refuses with one line instead of printing a token after the banner', async () => {
+    const result = await run('npm', ['run', 'token', '--', '--realm', 'platform', '--data-dir', process.env.TEST_DATA_DIR!]);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout).toContain('> click-to-pay-service@0.1.0 token');
+    expect(result.stdout).not.toMatch(/[\w-]{10,}\.[\w-]{10,}\.[\w-]{10,}/);
+    expect(result.stderr).toContain(
+      'token: npm printed its "> token" banner on stdout ahead of the output; run `npm run -s token -- …` to capture or redirect it\n',
+    );
+  }, 30_000);
+
+  it('with --json, where npm keeps its banner off stdout, it prints the token alone', async () => {
+    const result = await run('npm', ['run', '--json', 'token', '--', '--realm', 'platform', '--data-dir', process.env.TEST_DATA_DIR!]);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^[\w-]+\.[\w-]+\.[\w-]+\n$/);
   }, 30_000);
 });

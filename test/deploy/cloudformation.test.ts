@@ -72,6 +72,10 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
 
   afterAll(() => packaged?.cleanup());
 
+  it('leaves nothing in the temp directory: serverless-esbuild’s zip copies go with osls’ own TMPDIR (infra/serverless/osls-run.cjs)', () => {
+    expect(packaged!.tmpLeftovers).toEqual([]);
+  });
+
   const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
   const functionEntry = (name: string): [string, Resource] => {
     const found = ofType('AWS::Lambda::Function').find(([, r]) => r.Properties.FunctionName === `${SERVICE}-${STAGE}-${name}`);

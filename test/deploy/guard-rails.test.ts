@@ -9,10 +9,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageTemplate, type PackagedTemplate } from './package-template.js';
+import { packageTemplate, runOsls, serviceCopy, tmpLeftovers, type PackagedTemplate, type ServiceCopy } from './package-template.js';
 
 const require = createRequire(import.meta.url);
 type Helpers = { resolveVariable: (name: string) => Promise<unknown> };
@@ -142,11 +142,46 @@ describe('which stages are production', () => {
   });
 });
 
-describe.skipIf(!packageTemplate.possible())('osls package --stage prod', () => {
-  it('refuses to package with the placeholders, naming the params', async () => {
-    await expect(packageTemplate([], 'prod')).rejects.toThrow(/Stage "prod" is a production stage .*authIssuer, authJwksUrl, networkJwksUrls/);
+describe.skipIf(!packageTemplate.possible())('osls refuses before it packages anything', () => {
+  let copy: ServiceCopy;
+  beforeAll(async () => {
+    copy = await serviceCopy();
+  }, 120_000);
+  afterAll(() => copy?.cleanup());
+
+  it('package --stage prod with the placeholders: one line naming the params, exit 1, nothing left', async () => {
+    const { code, output } = await runOsls(copy, ['package', '--stage', 'prod']);
+    expect(code).toBe(1);
+    expect(output).toBe(
+      'Refused: Stage "prod" is a production stage and these params still hold the *.invalid placeholders of serverless.yml: ' +
+        'authIssuer, authJwksUrl, networkJwksUrls. Pass real values with --param "name=value", or use a non-production stage ' +
+        '(local, dev, test, sandbox, sandbox-…).\n',
+    );
+    expect(existsSync(join(copy.dir, '.esbuild'))).toBe(false);
+    expect(tmpLeftovers(copy.tmpDir)).toEqual([]);
   }, 180_000);
 
+  it('a refused param value (a CORS origin of *) is one line too', async () => {
+    const { code, output } = await runOsls(copy, ['package', '--stage', 'dev', '--param', 'corsAllowedOrigins=*']);
+    expect(code).toBe(1);
+    expect(output).toBe('Refused: corsAllowedOrigins item 1: "*" and "null" are never allowed origins\n');
+  }, 180_000);
+
+  it('deploy without AWS credentials says so before packaging (no network: no instance metadata, an empty home)', async () => {
+    const home = join(copy.root, 'home');
+    mkdirSync(home);
+    const { code, output } = await runOsls(copy, ['deploy', '--stage', 'dev'], { HOME: home, AWS_EC2_METADATA_DISABLED: 'true' });
+    expect(code).toBe(1);
+    expect(output).toContain('AWS provider credentials not found.');
+    expect(output).not.toMatch(/Packaging|Service packaged/);
+    expect(output).not.toMatch(/^\s+at /m);
+    expect(existsSync(join(copy.dir, '.esbuild'))).toBe(false);
+    expect(existsSync(join(copy.dir, '.serverless'))).toBe(false);
+    expect(tmpLeftovers(copy.tmpDir)).toEqual([]);
+  }, 180_000);
+});
+
+describe.skipIf(!packageTemplate.possible())('osls package --stage prod', () => {
   describe('with real values and no sandbox param', () => {
     let packaged: PackagedTemplate;
     let resources: PackagedTemplate['template']['Resources'];

@@ -1,10 +1,11 @@
 /**
  * `osls package` of a temporary copy of the repository (node_modules symlinked, the web page
- * built in the copy), offline: no AWS credentials, nothing phoning home. Used by every test
- * on the generated template (default params, or others).
+ * built in the copy), offline: no AWS credentials, nothing phoning home, and a TMPDIR of its
+ * own, so that what packaging leaves there is seen. Used by every test on the generated
+ * template (default params, or others).
  */
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,6 +22,8 @@ export interface PackagedTemplate {
   packageDir: string;
   /** The packaged copy of the repository (its web/dist is what the checkoutPage zip ships). */
   serviceDir: string;
+  /** What osls left in its TMPDIR (an empty directory of its own) besides tools' reusable caches. */
+  tmpLeftovers: string[];
   cleanup: () => void;
 }
 
@@ -40,9 +43,9 @@ function packagingEnv(): NodeJS.ProcessEnv {
   };
 }
 
-function run(args: string[], cwd: string, timeoutMs: number): Promise<{ code: number | null; output: string }> {
+function run(args: string[], cwd: string, env: NodeJS.ProcessEnv, timeoutMs: number): Promise<{ code: number | null; output: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn('npx', args, { cwd, env: packagingEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('npx', args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -61,28 +64,63 @@ function run(args: string[], cwd: string, timeoutMs: number): Promise<{ code: nu
   });
 }
 
-export async function packageTemplate(extraArgs: string[] = [], stage = 'test', region = 'eu-west-1'): Promise<PackagedTemplate> {
-  const sandbox = mkdtempSync(join(tmpdir(), 'ctp-sls-'));
-  const cleanup = () => rmSync(sandbox, { recursive: true, force: true });
+/** A copy of the repository to run osls in (node_modules symlinked, the web page built), with a TMPDIR of its own. */
+export interface ServiceCopy {
+  /** The copy: osls runs here. */
+  dir: string;
+  /** The TMPDIR osls gets: empty before, and must be empty after (tools' reusable caches aside). */
+  tmpDir: string;
+  /** The parent of both (and of a package directory). */
+  root: string;
+  cleanup: () => void;
+}
+
+export async function serviceCopy(): Promise<ServiceCopy> {
+  const root = mkdtempSync(join(tmpdir(), 'ctp-sls-'));
+  const cleanup = () => rmSync(root, { recursive: true, force: true });
   try {
-    const service = join(sandbox, 'service');
-    const packageDir = join(sandbox, 'package');
-    cpSync(ROOT, service, {
+    const dir = join(root, 'service');
+    const tmpDir = join(root, 'tmp');
+    mkdirSync(tmpDir);
+    cpSync(ROOT, dir, {
       recursive: true,
       filter: (source) => {
         const rel = relative(ROOT, source);
         return rel === '' || !SKIP_DIRS.has(rel.split(/[\\/]/)[0] ?? '');
       },
     });
-    symlinkSync(join(ROOT, 'node_modules'), join(service, 'node_modules'), 'dir');
-    await buildWeb({ rootDir: service, log: () => {} });
-    const args = ['--no', 'osls', 'package', '--stage', stage, '--region', region, '--package', packageDir, ...extraArgs];
-    const { code, output } = await run(args, service, 170_000);
-    if (code !== 0) throw new Error(`osls package exited with ${code}:\n${output}`);
-    const template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8'));
-    return { template, packageDir, serviceDir: service, cleanup };
+    symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'), 'dir');
+    await buildWeb({ rootDir: dir, log: () => {} });
+    return { dir, tmpDir, root, cleanup };
   } catch (error) {
     cleanup();
+    throw error;
+  }
+}
+
+/** `npx --no osls …` in the copy, offline, with its own TMPDIR; `env` adds or replaces variables. */
+export function runOsls(copy: ServiceCopy, args: string[], env: NodeJS.ProcessEnv = {}, timeoutMs = 170_000) {
+  return run(['--no', 'osls', ...args], copy.dir, { ...packagingEnv(), TMPDIR: copy.tmpDir, ...env }, timeoutMs);
+}
+
+/** Tools' own reusable caches: Node's compile cache, tsx's transform cache (tsx-<uid>). */
+const REUSABLE_CACHES = /^(node-compile-cache|tsx-\d+)$/;
+
+/** What is left in a TMPDIR besides tools' reusable caches. */
+export function tmpLeftovers(tmpDir: string): string[] {
+  return readdirSync(tmpDir).filter((name) => !REUSABLE_CACHES.test(name));
+}
+
+export async function packageTemplate(extraArgs: string[] = [], stage = 'test', region = 'eu-west-1'): Promise<PackagedTemplate> {
+  const copy = await serviceCopy();
+  try {
+    const packageDir = join(copy.root, 'package');
+    const { code, output } = await runOsls(copy, ['package', '--stage', stage, '--region', region, '--package', packageDir, ...extraArgs]);
+    if (code !== 0) throw new Error(`osls package exited with ${code}:\n${output}`);
+    const template = JSON.parse(readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8'));
+    return { template, packageDir, serviceDir: copy.dir, tmpLeftovers: tmpLeftovers(copy.tmpDir), cleanup: copy.cleanup };
+  } catch (error) {
+    copy.cleanup();
     throw error;
   }
 }

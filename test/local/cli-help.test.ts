@@ -5,11 +5,11 @@ import { run } from '../support/local-service.js';
  * Every `npm run` CLI answers `--help` with its usage on stdout (exit 0) and a bad argument with
  * one line on stderr (exit 2), never a stack trace; and none starts any work on either.
  * Run with tsx directly (the CLIs' own contract), and the two stdout-printing ones through npm
- * too (the project .npmrc's: no banner on stdout, npm's own errors still shown).
+ * too (`npm run -s`: no banner on stdout; npm's own errors still shown).
  */
 const CLIS = [
-  { script: 'token', file: 'infra/local/token-cli.ts', usage: 'Usage: npm run token' },
-  { script: 'sandbox:checkout', file: 'infra/local/sandbox-checkout-cli.ts', usage: 'Usage: npm run sandbox:checkout' },
+  { script: 'token', file: 'infra/local/token-cli.ts', usage: 'Usage: npm run -s token' },
+  { script: 'sandbox:checkout', file: 'infra/local/sandbox-checkout-cli.ts', usage: 'Usage: npm run -s sandbox:checkout' },
   { script: 'start', file: 'infra/local/start.ts', usage: 'Usage: npm start' },
   { script: 'build:web', file: 'infra/local/build-web.ts', usage: 'Usage: npm run build:web' },
   { script: 'openapi', file: 'infra/openapi/generate.ts', usage: 'Usage: npm run openapi' },
@@ -71,10 +71,10 @@ describe('the token and sandbox:checkout option checks', () => {
   }, 30_000);
 });
 
-describe('through npm (the project .npmrc)', () => {
-  it('`npm run token -- --help` prints exactly the usage on stdout: npm’s banner is not there', async () => {
+describe('through npm', () => {
+  it('`npm run -s token -- --help` prints exactly the usage on stdout: npm’s banner is not there', async () => {
     const direct = await tsx('infra/local/token-cli.ts', '--help');
-    const viaNpm = await run('npm', ['run', 'token', '--', '--help']);
+    const viaNpm = await run('npm', ['run', '-s', 'token', '--', '--help']);
     expect(viaNpm.code).toBe(0);
     expect(viaNpm.stdout).toBe(direct.stdout);
   }, 60_000);
@@ -83,5 +83,15 @@ describe('through npm (the project .npmrc)', () => {
     const result = await run('npm', ['run', 'tset']);
     expect(result.code).not.toBe(0);
     expect(result.stderr).toContain('Missing script: "tset"');
+    // npm's usual text, no JSON error object on stdout (no project-wide json=true).
+    expect(result.stdout).toBe('');
+  }, 60_000);
+
+  it('sandbox:checkout redirected without -s refuses with one line before doing any work', async () => {
+    const result = await run('npm', ['run', 'sandbox:checkout', '--', '--order', 'o-1', '--outlet', 'demo-outlet', '--api', 'http://127.0.0.1:9']);
+    expect(result.code).toBe(2);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      'sandbox:checkout: npm printed its "> sandbox:checkout" banner on stdout ahead of the output; run `npm run -s sandbox:checkout -- …` to capture or redirect it',
+    ]);
   }, 60_000);
 });

@@ -10,7 +10,7 @@ import { isPortFree } from '../../infra/local/ports.js';
 
 /**
  * The user's path, over real HTTP: `npm start` on a fresh data directory, then orders,
- * hosted sessions and payments with the checkout responses `npm run sandbox:checkout`
+ * hosted sessions and payments with the checkout responses `npm run -s sandbox:checkout`
  * prints — through serverless-offline running the same handlers that deploy to Lambda.
  */
 // Real processes on a 2-core machine next to other test files: generous, not tight.
@@ -45,7 +45,7 @@ async function orderWithSession(value: number) {
 }
 
 async function sandboxCheckout(orderRef: string, ...extra: string[]): Promise<string> {
-  const result = await run('npm', ['run', 'sandbox:checkout', '--', '--order', orderRef, '--data-dir', dataDir, '--api', base, ...extra]);
+  const result = await run('npm', ['run', '-s', 'sandbox:checkout', '--', '--order', orderRef, '--data-dir', dataDir, '--api', base, ...extra]);
   expect(result.code, result.stderr).toBe(0);
   expect(() => JSON.parse(result.stdout)).not.toThrow();
   return result.stdout;
@@ -99,7 +99,14 @@ describe('npm start', () => {
     expect(opened.headers.get('location')).toMatch(new RegExp(`^${base}/checkout\\?session=hs_`));
     const config = await api('GET', `/config/merchants/${service.demo.merchantRef}/configs/vctp`, service.demo.tokens.tenant);
     expect(config.status).toBe(200);
-    expect(config.body).toMatchObject({ dpaName: 'Demo Shop', environment: 'sandbox', clickToPayEnabled: true });
+    expect(config.body).toMatchObject({
+      dpaName: 'Demo Shop',
+      environment: 'sandbox',
+      clickToPayEnabled: true,
+      outlets: ['demo-outlet'],
+      // The return-URL recipes (docs/integrating/hosted-page.md) send shoppers back there.
+      redirectOrigins: ['https://shop.example.com'],
+    });
   });
 
   it('a second start on the same port says the port is in use', async () => {
@@ -163,6 +170,10 @@ describe('webhooks from npm start (SPEC §4.15)', () => {
       const events = await api('GET', `/config/merchants/${merchantRef}/events`, tokens.platform);
       const listed = events.body.events.filter((e: { data: { paymentRef: string } }) => e.data.paymentRef === paymentRef);
       expect(listed.map((e: { delivery: { status: string } }) => e.delivery.status)).toEqual(['DELIVERED', 'DELIVERED']);
+      // The terminal: the worker runs every second, but only invocations that did something are told.
+      expect(service.output()).toMatch(/^npm start: click-to-pay-local-webhookDelivery: \d+ due items? processed$/m);
+      expect(service.output()).not.toContain('(λ: webhookDelivery)');
+      expect(service.output()).not.toContain('Successfully invoked scheduled function');
     } finally {
       await receiver.close();
     }

@@ -21,8 +21,8 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
   const view = await merchantView(deps, await merchantInScope(deps.config, principal, merchantRef));
   if (principal.kind !== 'session') return view;
   // The page (a browser-held session) needs no allow-list: its way back is in its own bootstrap,
-  // and the merchant's other origins (staging, loopback) are nothing a shopper should read.
-  const { redirectOrigins: _forTheMerchantOnly, ...forThePage } = view;
+  // and the merchant's other origins (staging, loopback) and outlets are nothing a shopper should read.
+  const { redirectOrigins: _origins, outlets: _outlets, ...forThePage } = view;
   return forThePage;
 }
 
@@ -77,6 +77,8 @@ async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) 
     clickToPayEnabled: enablement.clickToPay,
     directWalletEnabled: enablement.directWallet,
     threeDsPolicy: merchant.threeDsPolicy,
+    // With the outlets, the merchant's side reads back a body 4.7 takes as it is (GET-modify-PUT).
+    outlets: merchant.outlets,
     redirectOrigins: merchant.redirectOrigins ?? [],
   };
 }

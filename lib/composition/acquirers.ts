@@ -1,8 +1,7 @@
 import { documentClient } from './aws.js';
 import { acquirerConfig } from './config/acquirer-config.js';
 import { serviceConfig } from './config/service-config.js';
-import type { MerchantEnvironment } from '../core/domain/merchant.js';
-import type { Authorizer } from '../core/ports/authorizer.js';
+import type { Authorizer, AuthorizerSource } from '../core/ports/authorizer.js';
 import { SandboxAuthorizer } from '../adapters/sandbox/sandbox-authorizer.js';
 import { UnconfiguredAuthorizer } from '../adapters/processors/unconfigured-authorizer.js';
 
@@ -15,4 +14,6 @@ import { UnconfiguredAuthorizer } from '../adapters/processors/unconfigured-auth
  */
 export const authorizer = new SandboxAuthorizer(documentClient, serviceConfig.ORDERS_TABLE);
 export const productionAuthorizer: Authorizer = acquirerConfig.PRODUCTION_ACQUIRER === 'sandbox' ? authorizer : new UnconfiguredAuthorizer();
-export const authorizers: Record<MerchantEnvironment, Authorizer> = { sandbox: authorizer, production: productionAuthorizer };
+export const authorizers: AuthorizerSource = {
+  for: async (merchant) => (merchant?.environment === 'sandbox' ? authorizer : productionAuthorizer),
+};

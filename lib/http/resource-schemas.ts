@@ -9,7 +9,11 @@ import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
 const amount = z.strictObject({ currencyCode: z.string().length(3), value: z.number().int().positive() });
 const isoTime = z.iso.datetime();
 const paymentState = z.enum(['STARTED', 'AUTHORISED', 'CAPTURED', 'AWAIT_3DS', 'FAILED', 'PARTIALLY_CAPTURED', 'REVERSED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
-const failure = z.strictObject({ code: z.string(), reason: z.string() });
+/**
+ * `code`: our decline reason or the service's own code; `reason`: our fixed text for it;
+ * `processorCode`: the processor's raw code (e.g. `adyen:12/51`), never its text (SPEC 4.16).
+ */
+const failure = z.strictObject({ code: z.string(), reason: z.string(), processorCode: z.string().max(64).optional() });
 const operationState = z.enum(['PENDING', 'SUCCEEDED', 'FAILED']);
 const operation = <K extends string>(refName: K) =>
   z.strictObject({ [refName]: z.string(), amount, state: operationState, at: isoTime, failure: failure.optional() } as Record<K, z.ZodString> & {
@@ -51,7 +55,8 @@ export const paymentResource = z.strictObject({
     .string()
     .regex(/^\d{2}$/)
     .optional(),
-  authorization: z.strictObject({ code: z.string(), resultCode: z.string(), at: isoTime }).optional(),
+  /** `code`: the issuer's authorization code, absent when the processor reported none. */
+  authorization: z.strictObject({ code: z.string().optional(), resultCode: z.string(), at: isoTime }).optional(),
   threeDs: z.strictObject({ acsUrl: z.url(), creq: z.string(), transactionId: z.string() }).optional(),
   failure: failure.optional(),
   /** Only when FAILED: whether the order can get a new payment (POST …/orders/{orderRef}/payments). */

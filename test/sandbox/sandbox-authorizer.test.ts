@@ -12,6 +12,7 @@ const acquirer = new SandboxAuthorizer(documentClient, process.env.ORDERS_TABLE!
 const signal = new AbortController().signal;
 const request = (paymentRef: string, value: number) => ({
   idempotencyKey: paymentRef,
+  orderRef: 'o-1',
   credential: { kind: 'token', number: '4895370012003478' } as never,
   brand: 'VISA',
   eci: '05',
@@ -25,7 +26,7 @@ describe('sandbox acquirer record', () => {
     const ref = uniqueRef('p');
     const first = await acquirer.authorize(request(ref, 1000), signal);
     const again = await acquirer.authorize(request(ref, 1051), signal); // would decline if it were new
-    expect(first.approved).toBe(true);
+    expect(first).toMatchObject({ kind: 'approved', processorReference: ref, resultCode: '00' });
     expect(again).toEqual(first);
     expect(await acquirer.operation(ref)).toMatchObject({
       idempotencyKey: ref,
@@ -36,10 +37,11 @@ describe('sandbox acquirer record', () => {
       paymentRef: ref,
       calls: 2,
     });
-    expect(await acquirer.lookup(ref, signal)).toEqual(first);
+    expect(await acquirer.recover({ operation: 'AUTHORIZE', reference: ref }, signal)).toEqual({ kind: 'known', outcome: first });
+    expect(await acquirer.recover({ operation: 'AUTHORIZE', reference: uniqueRef('p') }, signal)).toEqual({ kind: 'absent' });
   });
 
-  it('a record written before the outcome moved into one map still answers its first outcome', async () => {
+  it('a record written before the outcome moved into one map (and before outcomes had a kind) still answers its first outcome', async () => {
     const ref = uniqueRef('p');
     const outcome = { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' };
     await documentClient.send(
@@ -59,7 +61,8 @@ describe('sandbox acquirer record', () => {
         },
       }),
     );
-    expect(await acquirer.authorize(request(ref, 1000), signal)).toEqual(outcome);
-    expect(await acquirer.operation(ref)).toMatchObject({ outcome, amount: { value: 1005 }, calls: 2 });
+    const asToday = { kind: 'declined', decline: { reason: 'DO_NOT_HONOUR', retry: 'soft', processorCode: 'sandbox:05' } };
+    expect(await acquirer.authorize(request(ref, 1000), signal)).toEqual(asToday);
+    expect(await acquirer.operation(ref)).toMatchObject({ outcome: asToday, amount: { value: 1005 }, calls: 2 });
   });
 });

@@ -157,13 +157,13 @@ export class PaymentRepository implements PaymentStore {
    * ask the acquirer's `lookup`, and no new authorization is sent before `parkedUntil`, when
    * a request still in flight can no longer land.
    */
-  async park(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, now: number, parkedUntil: number): Promise<void> {
+  async park(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, now: number, parkedUntil: number, processorReference?: string): Promise<void> {
     await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
           Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: 'SET leaseUntil = :now, parkedUntil = :parked, version = version + :one, updatedAt = :at',
+          UpdateExpression: `SET leaseUntil = :now, parkedUntil = :parked, version = version + :one, updatedAt = :at${processorReference ? ', processorReference = :ref' : ''}`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
@@ -173,6 +173,7 @@ export class PaymentRepository implements PaymentStore {
             ':leaseId': leaseId,
             ':one': 1,
             ':at': new Date(now).toISOString(),
+            ...(processorReference ? { ':ref': processorReference } : {}),
           },
         }),
       ),

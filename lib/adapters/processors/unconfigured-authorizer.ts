@@ -1,21 +1,24 @@
-import { OperationNotPerformedError, type AuthorizationOutcome, type Authorizer } from '../../core/ports/authorizer.js';
+import { OperationNotPerformedError, type AuthorizationOutcome, type Authorizer, type RecoveryAnswer } from '../../core/ports/authorizer.js';
 
 /**
- * The production slot until a gateway plugs its acquirer in (lib/composition/payments.ts).
- * It never approves and knows no operation: every call fails, which the service reports as
- * 502 AUTHORIZATION_UNAVAILABLE with the payment left retryable — so a production merchant
- * can never be "approved" by sandbox rules by accident.
+ * The production slot for a merchant without a usable processor: one onboarded before SPEC 4.7's
+ * `processor` existed (onboarding now refuses a production merchant without one), or one whose
+ * processor is `sandbox` where this deployment does not allow it. It never approves and knows no
+ * operation: every call fails as not performed, which the service reports as 502
+ * AUTHORIZATION_UNAVAILABLE with the payment left retryable — so a production merchant can never
+ * be "approved" by sandbox rules by accident. `recover` fails too: nothing is ever concluded
+ * from it, so an operation another authorizer may have sent is never given up.
  */
 export class UnconfiguredAuthorizer implements Authorizer {
   async authorize(): Promise<AuthorizationOutcome> {
-    throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
+    throw new OperationNotPerformedError('no processor is configured for this merchant');
   }
 
   async modify(): Promise<AuthorizationOutcome> {
-    throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
+    throw new OperationNotPerformedError('no processor is configured for this merchant');
   }
 
-  async lookup(): Promise<AuthorizationOutcome | undefined> {
-    throw new OperationNotPerformedError('no production acquirer is configured for this deployment');
+  async recover(): Promise<RecoveryAnswer> {
+    throw new OperationNotPerformedError('no processor is configured for this merchant');
   }
 }

@@ -4,7 +4,7 @@ import { adyenAdapterConfig } from '../../../lib/adapters/processors/adyen/confi
 import { ProcessorMaybeSentError, ProcessorNotReachedError, ProcessorRejectedRequestError } from '../../../lib/adapters/processors/transport/failures.js';
 import { OperationNotPerformedError } from '../../../lib/core/ports/authorizer.js';
 import { startAdyenFake, type AdyenFake } from '../../fakes/adyen/fake.js';
-import { authorization, challenged, CRYPTOGRAM, everythingIn, frictionless, signal, VISA_TOKEN } from '../support.js';
+import { attempted, authorization, CRYPTOGRAM, everythingIn, frictionless, signal, VISA_TOKEN } from '../support.js';
 
 let fake: AdyenFake;
 let adyen: AdyenProcessor;
@@ -77,7 +77,7 @@ describe('Adyen authorization', () => {
     expect(lastPaymentBody()).not.toHaveProperty('additionalData');
   });
 
-  it('puts a frictionless 3DS result in mpiData (cavv, 3DS ECI, dsTransID, version, ARes status) without authenticationResponse', async () => {
+  it('puts a 3DS result in mpiData (cavv, 3DS ECI, dsTransID, version, transStatus as directoryResponse) without authenticationResponse', async () => {
     await adyen.authorize(authorization({ eci: '07', threeDs: frictionless }), signal());
     expect(lastPaymentBody().mpiData).toEqual({
       tokenAuthenticationVerificationValue: CRYPTOGRAM,
@@ -89,9 +89,10 @@ describe('Adyen authorization', () => {
     });
   });
 
-  it('adds the challenge result as authenticationResponse when the payment was challenged', async () => {
-    await adyen.authorize(authorization({ threeDs: challenged }), signal());
-    expect(lastPaymentBody().mpiData).toMatchObject({ directoryResponse: 'C', authenticationResponse: 'Y' });
+  it('sends an attempted authentication as it is: transStatus A, its own ECI', async () => {
+    await adyen.authorize(authorization({ threeDs: attempted }), signal());
+    expect(lastPaymentBody().mpiData).toMatchObject({ directoryResponse: 'A', eci: '06', cavv: attempted.authenticationValue });
+    expect(lastPaymentBody().mpiData).not.toHaveProperty('authenticationResponse');
   });
 
   it.each([

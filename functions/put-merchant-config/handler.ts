@@ -3,7 +3,7 @@ import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
 import { onboardingBody } from './schema.js';
-import { merchantConfigDeps } from '../../lib/composition/merchants.js';
+import { assertProcessorAllowed, merchantConfigDeps } from '../../lib/composition/merchants.js';
 
 /** SPEC 4.7 — merchant onboarding; platform token only. */
 export const handler = apiHandler(
@@ -15,7 +15,8 @@ export const handler = apiHandler(
     query: noQuery,
     body: onboardingBody,
   },
-  async ({ params, body }) => ({
-    body: await onboardMerchant(merchantConfigDeps, params.merchantRef, body),
-  }),
+  async ({ params, body }) => {
+    assertProcessorAllowed(body);
+    return { body: await onboardMerchant(merchantConfigDeps, params.merchantRef, body) };
+  },
 );

@@ -13,7 +13,7 @@
  * - memory/timeout by access group; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
  * - optional variables of one access group only (a key URL belongs to the function that signs):
  *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS and THREE_DS_ACS_ORIGINS
- *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle) and
+ *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle, configWrite) and
  *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), each only when its param is set
  * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group (which seals webhook signing secrets) and
  *   the webhookDelivery group (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
@@ -80,7 +80,9 @@ const SANDBOX_ACS = { sandboxAcsBaseUrl: 'SANDBOX_ACS_BASE_URL' };
 const GROUP_ENVIRONMENT = Object.freeze({
   sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS', threeDsAcsOrigins: 'THREE_DS_ACS_ORIGINS', ...SANDBOX_ACS },
-  // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts).
+  // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts), and
+  // onboarding, which lets a production merchant name the sandbox acquirer only where it is set.
+  configWrite: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
   payments: { productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
   // Network-assigned JWE key ids per payload key (docs/operating/keys.md, "Key ids the networks assign"): only 4.3 and 4.10 decrypt.
   paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },

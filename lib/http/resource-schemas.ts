@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
+import { PROCESSOR_NAMES } from './processor-config.js';
 
 /**
  * The response bodies of SPEC §3–4, as strict schemas. They document the API (OpenAPI is
@@ -109,6 +110,12 @@ export const merchantConfigResource = z.strictObject({
   /** 4.7: where return and cancel URLs may point (normalised origins). */
   /** Absent for a hosted-session token (the page): only the merchant's side reads the allow-list. */
   redirectOrigins: z.array(z.string()).optional(),
+  /**
+   * 4.7: which processor and account act for the merchant — never where its credentials are.
+   * Absent when none was given (a sandbox merchant then uses the sandbox acquirer) and for a
+   * hosted-session token.
+   */
+  processor: z.strictObject({ name: z.enum(PROCESSOR_NAMES), account: z.string().optional() }).optional(),
 });
 
 export const encryptionKeysResource = z.strictObject({

@@ -22,14 +22,16 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
   if (principal.kind !== 'session') return view;
   // The page (a browser-held session) needs no allow-list: its way back is in its own bootstrap,
   // and the merchant's other origins (staging, loopback) are nothing a shopper should read.
-  const { redirectOrigins: _forTheMerchantOnly, ...forThePage } = view;
+  const { redirectOrigins: _forTheMerchantOnly, processor: _andNeitherThis, ...forThePage } = view;
   return forThePage;
 }
 
 /**
- * 4.7: create or replace a merchant and its outlets. No transactions: outlets are checked
- * first, the merchant written, then each outlet claimed with a conditional write, and
- * outlets no longer listed released. A retry of the same request converges.
+ * 4.7: create or replace a merchant and its outlets. No transactions: outlets (and the
+ * processor account) are checked first, the merchant written, then each outlet and the
+ * processor account claimed with a conditional write, and outlets (an account) no longer listed
+ * released. A retry of the same request converges. A processor account belongs to one merchant:
+ * its notifications are matched to the merchant by the account.
  */
 export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: string, input: OnboardingInput) {
   // Read-modify-write (outlets released against the previous list): consistent reads.
@@ -41,8 +43,12 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
   if (owners.some((outlet) => outlet && outlet.merchantRef !== merchantRef)) {
     throw new OnboardingConflictError('An outlet in the list belongs to another merchant.');
   }
+  const account = accountOf(input);
+  const accountOwner = account && (await deps.config.processorAccountOwner(account.name, account.account, { consistent: true }));
+  if (accountOwner && accountOwner !== merchantRef) throw new OnboardingConflictError('This processor account belongs to another merchant.');
   const merchant: MerchantConfig = { merchantRef, ...input, updatedAt: new Date(deps.now()).toISOString() };
   try {
+    if (account) await deps.config.claimProcessorAccount(account.name, account.account, merchantRef);
     await deps.config.putMerchant(merchant);
     await Promise.all(input.outlets.map((outletId) => deps.config.putOutlet({ outletId, merchantRef, tenantRef: input.tenantRef })));
   } catch (error) {
@@ -52,7 +58,17 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
   }
   const released = (previous?.outlets ?? []).filter((outletId) => !input.outlets.includes(outletId));
   await Promise.all(released.map((outletId) => deps.config.deleteOutlet(outletId, merchantRef)));
+  const before = previous && accountOf(previous);
+  if (before && (before.name !== account?.name || before.account !== account.account)) {
+    await deps.config.releaseProcessorAccount(before.name, before.account, merchantRef);
+  }
   return merchantView(deps, merchant);
+}
+
+/** The processor account a merchant holds, if its processor has one. */
+function accountOf(merchant: Pick<MerchantConfig, 'processor'>): { name: string; account: string } | undefined {
+  const processor = merchant.processor;
+  return processor?.account ? { name: processor.name, account: processor.account } : undefined;
 }
 
 async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) {
@@ -71,5 +87,9 @@ async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) 
     directWalletEnabled: enablement.directWallet,
     threeDsPolicy: merchant.threeDsPolicy,
     redirectOrigins: merchant.redirectOrigins ?? [],
+    // Which processor and account only: never where its secrets are.
+    ...(merchant.processor
+      ? { processor: { name: merchant.processor.name, ...(merchant.processor.account ? { account: merchant.processor.account } : {}) } }
+      : {}),
   };
 }

@@ -17,6 +17,8 @@
  *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), each only when its param is set
  * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig group (which seals webhook signing secrets) and
  *   the webhookDelivery group (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
+ * - PROCESSOR_SECRETS_PREFIX for the configWrite group (onboarding): the name prefix of the
+ *   processor secrets the payment, lifecycle and notification roles may read (iam.cjs)
  * - `package.patterns` of a routes.json entry (extra files, e.g. the built web page) become the
  *   function's package patterns; each must match a file, so a deployment can never ship the
  *   hosted page without its build (`npm run build:web` first)
@@ -28,13 +30,13 @@
 
 const path = require('node:path');
 const fs = require('node:fs');
-const { roleLogicalId, ACCESS_GROUPS, webhookSecretsKeyId } = require('./iam.cjs');
+const { roleLogicalId, ACCESS_GROUPS, webhookSecretsKeyId, processorSecretsPrefix } = require('./iam.cjs');
 const { stageSettings } = require('./stage.cjs');
 
 const ROUTES_FILE = path.join(__dirname, '..', '..', 'lib', 'http', 'routes.json');
 
 /** Access groups that handle payments: bigger, slower (authorizer round trip). */
-const PAYMENT_GROUPS = new Set(['payments', 'paymentsDecrypt', 'lifecycle']);
+const PAYMENT_GROUPS = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications']);
 /** The authorizer timeout is 10 s (AUTHORIZER_TIMEOUT_MS); leave room for KMS/DynamoDB. */
 const PAYMENT_TIMEOUT_SECONDS = 15;
 const DEFAULT_TIMEOUT_SECONDS = 6;
@@ -214,6 +216,8 @@ async function optionalEnvironment({ resolveVariable, resolveConfigurationProper
   byGroup.webhookConfig = { ...byGroup.webhookConfig, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
   // The delivery worker opens the secrets it signs with.
   byGroup.webhookDelivery = { ...byGroup.webhookDelivery, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
+  // Onboarding accepts processor secrets only where the functions' roles may read them (iam.cjs ProcessorSecrets).
+  byGroup.configWrite = { ...byGroup.configWrite, PROCESSOR_SECRETS_PREFIX: processorSecretsPrefix(service, stage) };
   return { all: publicBaseUrl ? { PUBLIC_BASE_URL: publicBaseUrl } : {}, byGroup };
 }
 

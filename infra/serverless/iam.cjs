@@ -17,7 +17,8 @@
  * | payLinkPage     | Sessions PutItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (GET /pay: the link's order and a hosted session; no bearer token) | — |
  * | payments        | Sessions GetItem, BatchGetItem; Config GetItem; Orders Get/BatchGet/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
- * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger) | — |
+ * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, PutItem, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger; processor reference locations) | — |
+ * | processorNotifications | Config GetItem (merchant by processor account); Orders GetItem, Query, PutItem, UpdateItem (the processor inbox, settling payments and operations) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
  * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
@@ -27,6 +28,14 @@
  * webhookConfig), the
  * `Idempotency` statement:
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
+ *
+ * plus, for the groups in PROCESSOR_SECRET_GROUPS (payments, paymentsDecrypt, lifecycle,
+ * processorNotifications: the functions that act for a merchant's processor), the
+ * `ProcessorSecrets` statement: secretsmanager:GetSecretValue and ssm:GetParameter on the
+ * processor secrets of this stack, by name prefix `<service>/<stage>/processors/`
+ * (processorSecretResources; onboarding refuses an ARN outside it where PROCESSOR_SECRETS_PREFIX
+ * is set). A secret encrypted with a customer-managed KMS key also needs kms:Decrypt in that
+ * key's policy for these roles; the default aws/secretsmanager and aws/ssm keys need nothing.
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
  * groups (the log groups themselves are created by the framework, with retention).
@@ -62,7 +71,30 @@ const ACCESS_GROUPS = Object.freeze([
   'webhookConfig',
   'webhookEvents',
   'webhookDelivery',
+  'processorNotifications',
 ]);
+
+/** Access groups whose functions read processor credentials or notification keys by ARN (SPEC 4.7). */
+const PROCESSOR_SECRET_GROUPS = Object.freeze(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications']);
+
+/** The name prefix of this stack's processor secrets (Secrets Manager names, SSM parameter paths without the leading slash). */
+function processorSecretsPrefix(service, stage) {
+  return `${service}/${stage}/processors/`;
+}
+
+/** Secrets Manager secrets and SSM parameters under the prefix, in this stack's account and region. */
+function processorSecretsStatement(service, stage) {
+  const prefix = processorSecretsPrefix(service, stage);
+  return {
+    Sid: 'ProcessorSecrets',
+    Effect: 'Allow',
+    Action: ['secretsmanager:GetSecretValue', 'ssm:GetParameter'],
+    Resource: [
+      sub(`arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${prefix}*`),
+      sub(`arn:\${AWS::Partition}:ssm:\${AWS::Region}:\${AWS::AccountId}:parameter/${prefix}*`),
+    ],
+  };
+}
 
 /**
  * Access groups with a route that honours Idempotency-Key (lib/http/idempotency.ts). A new
@@ -174,6 +206,7 @@ function idempotencyStatement() {
 /** The statements of one group, logs excluded. */
 function groupStatements(group, keyResources, extras = {}) {
   const statements = [...dataStatements(group, keyResources), ...extraStatements(group, extras)];
+  if (PROCESSOR_SECRET_GROUPS.includes(group) && extras.service) statements.push(processorSecretsStatement(extras.service, extras.stage));
   return IDEMPOTENCY_GROUPS.includes(group) ? [...statements, idempotencyStatement()] : statements;
 }
 
@@ -246,8 +279,14 @@ function dataStatements(group, keyResources) {
       ];
     case 'lifecycle':
       // Captures, reversals and refunds change the payment item and the (sandbox) acquirer's
-      // ledger with conditional UpdateItems; no KMS at all.
-      return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'UpdateItem'])];
+      // ledger with conditional UpdateItems, and record where a processor reference lives
+      // (PutItem) before sending it; no KMS at all.
+      return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem'])];
+    case 'processorNotifications':
+      // Adyen's notifications: the merchant by its processor account (Config), the inbox
+      // (PutItem once per notification, UpdateItem when applied, Query/GetItem), and the payment
+      // or operation it settles (GetItem, Query, UpdateItem). No bearer token, no KMS.
+      return [dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem'])];
     case 'webhookConfig':
       // 4.15 PUT and rotate-secret: read-check-write of the merchant's webhook item with a
       // version condition (PutItem), and sealing new secrets. They never open one: no Decrypt.
@@ -307,7 +346,7 @@ function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
 
 /** `{ LambdaRoleX: AWS::IAM::Role, … }` for every access group that has functions. */
 function roleResources({ service, stage, payloadKeyIds, accessByFunction, mastercardApiCredentialsParameterArn }) {
-  const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn) };
+  const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn), service, stage };
   const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
   const resources = {};
   for (const group of ACCESS_GROUPS) {
@@ -377,6 +416,8 @@ async function serverlessPayloadKeyIds(helpers) {
 
 module.exports = {
   ACCESS_GROUPS,
+  PROCESSOR_SECRET_GROUPS,
+  processorSecretsPrefix,
   IDEMPOTENCY_GROUPS,
   idempotencyStatement,
   KMS_DECRYPT_ALGORITHMS,

@@ -1,6 +1,7 @@
 import type { MerchantConfigDeps, OnboardingInput } from '../core/merchants/merchant-config.js';
 import { InvalidRequestError } from '../core/errors.js';
 import { acquirerConfig } from './config/acquirer-config.js';
+import { processorSecretsConfig } from './config/processor-secrets-config.js';
 import { clock, configRepository } from './core.js';
 import { payloadKeyVault } from './keys.js';
 
@@ -13,8 +14,29 @@ export const merchantConfigDeps: MerchantConfigDeps = { config: configRepository
  * infra/serverless/stage.cjs): elsewhere that would approve real shoppers by sandbox rules.
  */
 export function assertProcessorAllowed(body: Pick<OnboardingInput, 'environment' | 'processor'>): void {
-  if (body.environment !== 'production' || body.processor?.name !== 'sandbox' || acquirerConfig.PRODUCTION_ACQUIRER === 'sandbox') return;
-  throw new InvalidRequestError('The request is invalid.', {
-    errors: [{ path: 'processor.name', message: 'A production merchant needs a real processor (adyen or checkout_com) on this deployment' }],
+  const processor = body.processor;
+  if (body.environment === 'production' && processor?.name === 'sandbox' && acquirerConfig.PRODUCTION_ACQUIRER !== 'sandbox') {
+    throw new InvalidRequestError('The request is invalid.', {
+      errors: [{ path: 'processor.name', message: 'A production merchant needs a real processor (adyen or checkout_com) on this deployment' }],
+    });
+  }
+  const prefix = processorSecretsConfig.PROCESSOR_SECRETS_PREFIX;
+  if (!prefix || !processor) return;
+  const outside = (['credentialsArn', 'notificationHmacKeyArn'] as const).filter((field) => {
+    const arn = processor[field];
+    return arn !== undefined && !secretName(arn).startsWith(prefix);
   });
+  if (outside.length > 0) {
+    throw new InvalidRequestError('The request is invalid.', {
+      errors: outside.map((field) => ({
+        path: `processor.${field}`,
+        message: `Expected a secret or parameter named ${prefix}… (this deployment may read only those)`,
+      })),
+    });
+  }
+}
+
+/** A Secrets Manager secret's name or an SSM parameter's path (without its leading slash), from its ARN. */
+function secretName(arn: string): string {
+  return arn.replace(/^arn:[^:]+:secretsmanager:[^:]*:[^:]*:secret:/, '').replace(/^arn:[^:]+:ssm:[^:]*:[^:]*:parameter\//, '');
 }

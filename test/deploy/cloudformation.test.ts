@@ -58,7 +58,7 @@ if (missingHandlers.length > 0) {
 
 /** Access groups whose functions take no bearer token (so need no Sessions lookup). */
 // Called without a bearer token: the public pages, the sandbox and the webhook worker (stream, schedule).
-const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'payLinkPage', 'webhookDelivery']);
+const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'payLinkPage', 'webhookDelivery', 'processorNotifications']);
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -135,7 +135,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
     for (const fn of allFunctions) {
       const props = functionEntry(fn.name)[1].Properties;
-      const payment = fn.access === 'payments' || fn.access === 'paymentsDecrypt' || fn.access === 'lifecycle';
+      // The notification function settles payments like the lifecycle functions do.
+      const payment = ['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications'].includes(fn.access);
       const worker = fn.access === 'webhookDelivery';
       expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
       expect(props.Timeout, fn.name).toBe(worker ? 60 : payment ? 15 : 6);
@@ -262,6 +263,32 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       );
       expect(sessionRead, fn.name).toBe(true);
     }
+  });
+
+  it('lets the payment, lifecycle and processor-notification roles read processor secrets, by this stack’s name prefix, and no other role', () => {
+    const readers = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications']);
+    const prefix = `${SERVICE}/${STAGE}/processors/`;
+    for (const fn of allFunctions) {
+      const onSecrets = statementsOf(roleOf(fn.name)).filter((s) => actionsOf(s).some((a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:')));
+      if (!readers.has(fn.access)) {
+        expect(onSecrets, `${fn.name} (${fn.access})`).toEqual([]);
+        continue;
+      }
+      expect(onSecrets, fn.name).toEqual([
+        {
+          Sid: 'ProcessorSecrets',
+          Effect: 'Allow',
+          Action: ['secretsmanager:GetSecretValue', 'ssm:GetParameter'],
+          Resource: [
+            { 'Fn::Sub': `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${prefix}*` },
+            { 'Fn::Sub': `arn:\${AWS::Partition}:ssm:\${AWS::Region}:\${AWS::AccountId}:parameter/${prefix}*` },
+          ],
+        },
+      ]);
+    }
+    expect(functionsWithAccess('processorNotifications')).toEqual(['adyenNotifications']);
+    // Onboarding refuses a secret outside the prefix, so no merchant can name one the roles cannot read.
+    expect(functionEntry('putMerchantConfig')[1].Properties.Environment.Variables.PROCESSOR_SECRETS_PREFIX).toBe(prefix);
   });
 
   it('gives the Idempotency-Key table to exactly the roles of functions that opt in, and nothing else on it', () => {

@@ -12,6 +12,9 @@ import { recordPaymentOperation } from '../payments/payment-metrics.js';
 import { earlierOperationUnknown } from './operation-unavailable.js';
 import { StoreConflictError } from '../ports/store-conflict.js';
 
+/** What recording an operation's outcome needs: the stores, the clock, how events show a payment. */
+export type SettleDeps = Pick<LifecycleDeps, 'operations' | 'payments' | 'now' | 'represent'>;
+
 /** Optimistic retries of the approval write; each lost race re-reads (others' writes are small). */
 const MAX_SETTLE_ATTEMPTS = 30;
 
@@ -21,7 +24,7 @@ const MAX_SETTLE_ATTEMPTS = 30;
  * pending answer records that the processor acknowledged it (its outcome comes later).
  * Whoever records first wins; everyone else returns the payment as it then is.
  */
-export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Payment, ref: string, outcome: AuthorizationOutcome): Promise<Payment> {
+export async function recordOutcome(deps: SettleDeps, order: Order, seen: Payment, ref: string, outcome: AuthorizationOutcome): Promise<Payment> {
   if (outcome.kind === 'declined') return recordFailure(deps, seen, ref, failureOf(outcome.decline));
   if (outcome.kind === 'pending') return recordAcknowledged(deps, seen, ref, outcome.processorReference);
   let current = seen;
@@ -51,7 +54,7 @@ export async function recordOutcome(deps: LifecycleDeps, order: Order, seen: Pay
 }
 
 /** Records that the processor acknowledged the operation as `seen` (its generation), and its reference for it. */
-async function recordAcknowledged(deps: LifecycleDeps, seen: Payment, ref: string, processorReference: string): Promise<Payment> {
+async function recordAcknowledged(deps: SettleDeps, seen: Payment, ref: string, processorReference: string): Promise<Payment> {
   const operation = seen.operations?.[ref];
   if (operation?.state !== 'PENDING' || operation.processorReference === processorReference) return seen;
   try {
@@ -63,7 +66,7 @@ async function recordAcknowledged(deps: LifecycleDeps, seen: Payment, ref: strin
 }
 
 /** Records a failure over the operation as `seen` (its generation: a later reservation or claim is left alone). */
-export async function recordFailure(deps: LifecycleDeps, seen: Payment, ref: string, failure: PaymentFailure): Promise<Payment> {
+export async function recordFailure(deps: SettleDeps, seen: Payment, ref: string, failure: PaymentFailure): Promise<Payment> {
   const operation = seen.operations?.[ref];
   if (operation?.state !== 'PENDING') return seen;
   try {
@@ -165,7 +168,7 @@ export function totalsAfter(payment: Payment, kind: 'CAPTURE' | 'REFUND' | 'REVE
 }
 
 /** The payment as the failed condition saw it (lease.ts `currentOf`); it must still exist. */
-export async function currentOf(deps: LifecycleDeps, seen: Payment, error: StoreConflictError): Promise<Payment> {
+export async function currentOf(deps: Pick<LifecycleDeps, 'payments'>, seen: Payment, error: StoreConflictError): Promise<Payment> {
   const current = await paymentAsItWas(deps, seen, error);
   if (!current) throw new PaymentStateConflictError('The payment is gone.');
   return current;

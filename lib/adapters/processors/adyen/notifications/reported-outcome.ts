@@ -13,7 +13,10 @@ const SETTLING_EVENT = { AUTHORIZE: 'AUTHORISATION', CAPTURE: 'CAPTURE', REVERSA
  * (additionalData.refusalReasonRaw) and PROCESSOR_REFUSED otherwise — never its `reason` text.
  * CAPTURE / CANCELLATION / REFUND settle a modification the same way.
  */
-export function reportedOutcome(items: readonly NotificationItem[], operation: keyof typeof SETTLING_EVENT): AuthorizationOutcome | undefined {
+export function reportedOutcome(
+  items: readonly NotificationItem[],
+  operation: keyof typeof SETTLING_EVENT,
+): Exclude<AuthorizationOutcome, { kind: 'pending' }> | undefined {
   const eventCode = SETTLING_EVENT[operation];
   const item = items.filter((candidate) => candidate.eventCode === eventCode).at(-1);
   if (!item) return undefined;

@@ -1,5 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { paymentDeps } from '../../../lib/composition/payments.js';
+import { lifecycleDeps } from '../../../lib/composition/lifecycle.js';
+import { configRepository } from '../../../lib/composition/core.js';
 import { aed, capture, readOrderAs, refund, reverse } from '../../support/lifecycle.js';
 import { tokenData } from '../../support/direct-wallet.js';
 import { payDirectly } from '../../support/payments.js';
@@ -13,6 +15,7 @@ import { platformToken } from '../../support/tokens.js';
  */
 let token: string;
 const defaults = { ...paymentDeps.settings };
+const lifecycleDefaults = { ...lifecycleDeps.settings };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
@@ -123,6 +126,93 @@ describe.each(['adyen', 'checkout_com'] as ProcessorName[])('%s: authorizations'
     const header = name === 'adyen' ? 'idempotency-key' : 'cko-idempotency-key';
     const sent = (world.adyen?.requests ?? world.checkoutCom!.requests).filter((request) => request.method === 'POST' && request.path === '/payments');
     expect(sent.at(-1)!.headers[header]).toBe(`authorize:${ids.paymentRef}`);
+  });
+});
+
+describe.each(['adyen', 'checkout_com'] as ProcessorName[])('%s: a pending authorization', (name) => {
+  let world: ProcessorWorld;
+
+  beforeAll(async () => {
+    world = await processorWorld(name);
+  });
+  afterAll(() => world.close());
+
+  it('is neither AUTHORISED nor FAILED: 502 with Retry-After, then settled by the processor (notification or recovery), sent once', async () => {
+    const ids = await world.order(1077);
+    if (world.adyen) world.adyen.notifier.mode = 'hold';
+    const first = await payDirectly(ids, token, tokenData());
+    expect([first.status, first.body.code]).toEqual([502, 'AUTHORIZATION_UNAVAILABLE']);
+    expect(first.headers['Retry-After']).toBeDefined();
+    // Asked again before the processor decided: still pending, nothing sent again.
+    const early = await payDirectly(ids, token, tokenData());
+    expect(early.status).toBe(502);
+    if (world.adyen) world.adyen.notifier.release();
+    else world.checkoutCom!.settlePending(world.checkoutCom!.ledger.find((entry) => entry.reference === ids.paymentRef)!.id, true);
+    await world.settled();
+    const settled = await payDirectly(ids, token, tokenData());
+    expect(settled.body).toMatchObject({ state: 'AUTHORISED' });
+    expect(world.performed(ids.paymentRef)).toHaveLength(1);
+  });
+});
+
+describe.each(['adyen', 'checkout_com'] as ProcessorName[])('%s: a merchant whose processor cannot be set up', (name) => {
+  let world: ProcessorWorld;
+
+  beforeAll(async () => {
+    world = await processorWorld(name);
+  });
+  afterAll(() => world.close());
+
+  it('answers 502 (retryable) and holds nothing when its credentials secret is unreadable', async () => {
+    const merchant = (await configRepository.getMerchant(world.merchantRef))!;
+    const gone = {
+      ...merchant,
+      processor: { ...merchant.processor!, credentialsArn: 'arn:aws:secretsmanager:us-east-1:000000000000:secret:click-to-pay/test/processors/missing-AbCdEf' },
+    };
+    await configRepository.putMerchant(gone);
+    try {
+      const ids = await world.order(1000);
+      const response = await payDirectly(ids, token, tokenData());
+      expect([response.status, response.body.code]).toEqual([502, 'AUTHORIZATION_UNAVAILABLE']);
+      expect(response.raw).not.toContain('arn:aws');
+      expect(world.performed(ids.paymentRef)).toEqual([]);
+      await configRepository.putMerchant(merchant);
+      expect((await payDirectly(ids, token, tokenData())).body).toMatchObject({ state: 'AUTHORISED' }); // nothing was held
+    } finally {
+      await configRepository.putMerchant(merchant);
+    }
+  });
+});
+
+describe.each(['adyen', 'checkout_com'] as ProcessorName[])('%s: a capture that never gets an answer', (name) => {
+  let world: ProcessorWorld;
+  const fake = () => (world.adyen ?? world.checkoutCom)!;
+
+  beforeAll(async () => {
+    world = await processorWorld(name);
+  });
+  afterEach(() => {
+    Object.assign(lifecycleDeps.settings, lifecycleDefaults);
+    fake().clearFaults();
+  });
+  afterAll(() => world.close());
+
+  it('hangs: 502; the same request after the in-flight window recovers it and performs it once', async () => {
+    const ids = await world.order(1000);
+    expect((await payDirectly(ids, token, tokenData())).body.state).toBe('AUTHORISED');
+    lifecycleDeps.settings.authorizerTimeoutMs = 400;
+    lifecycleDeps.settings.inFlightMs = 300;
+    fake().setFault('hang', { path: /\/captures$/ });
+    const key = { headers: { 'idempotency-key': `hang-${ids.paymentRef}` } };
+    const first = await capture(ids, token, aed(1000), key);
+    expect([first.status, first.body.code]).toEqual([502, 'AUTHORIZATION_UNAVAILABLE']);
+    await sleep(800);
+    const again = await capture(ids, token, aed(1000), key);
+    expect(again.status).toBe(201);
+    await world.settled();
+    const after = (await readOrderAs(ids, token)).body.payments[0];
+    expect(after).toMatchObject({ state: 'CAPTURED', captures: [{ state: 'SUCCEEDED' }] });
+    expect(world.performed(after.captures[0].captureRef)).toHaveLength(1);
   });
 });
 

@@ -249,3 +249,58 @@ describe('Adyen transient errors', () => {
     }
   });
 });
+
+describe('Adyen notes: where a reference lives, and what notifications told', () => {
+  const notes = (reported: Record<string, unknown>[] = [], failing = false) => {
+    const recorded: { reference: string; location: unknown }[] = [];
+    return {
+      recorded,
+      notes: {
+        recordReference: async (reference: string, location: unknown) => {
+          if (failing) throw new Error('store down');
+          recorded.push({ reference, location });
+        },
+        reported: async () => reported as never,
+      },
+    };
+  };
+
+  it('records the reference’s location with each request it sends', async () => {
+    const { notes: store, recorded } = notes();
+    const request = authorization();
+    await new AdyenProcessor(configFor(fake), store).authorize(request, signal());
+    expect(recorded).toEqual([
+      { reference: request.idempotencyKey, location: { orderRef: request.orderRef, paymentRef: request.idempotencyKey, operation: 'AUTHORIZE' } },
+    ]);
+  });
+
+  it('a location that cannot be written never turns Adyen’s answer into an error', async () => {
+    const { notes: store } = notes([], true);
+    expect(await new AdyenProcessor(configFor(fake), store).authorize(authorization(), signal())).toMatchObject({ kind: 'approved' });
+  });
+
+  it('recovers from a stored notification first, without sending anything', async () => {
+    const reference = crypto.randomUUID();
+    const item = { eventCode: 'AUTHORISATION', pspReference: 'PSP0000000000001', merchantReference: reference, success: 'true' };
+    const before = fake.requests.length;
+    const { notes: store } = notes([item]);
+    expect(await new AdyenProcessor(configFor(fake), store).recover({ operation: 'AUTHORIZE', reference }, signal())).toEqual({
+      kind: 'known',
+      outcome: { kind: 'approved', processorReference: 'PSP0000000000001', resultCode: 'AUTHORISATION' },
+    });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('never replays an operation Adyen acknowledged: its notification decides (in progress until then)', async () => {
+    const request = authorization();
+    const before = fake.requests.length;
+    const { notes: store } = notes();
+    expect(
+      await new AdyenProcessor(configFor(fake), store).recover(
+        { operation: 'AUTHORIZE', reference: request.idempotencyKey, request, acknowledged: 'PSP1' },
+        signal(),
+      ),
+    ).toEqual({ kind: 'in-progress' });
+    expect(fake.requests.length).toBe(before);
+  });
+});

@@ -7,7 +7,7 @@ import type {
   RecoveryQuery,
 } from '../../../core/ports/authorizer.js';
 import { operationKey } from '../transport/base-url.js';
-import { ProcessorMaybeSentError, ProcessorNotReachedError } from '../transport/failures.js';
+import { ProcessorMaybeSentError } from '../transport/failures.js';
 import { AdyenCheckoutClient } from './client.js';
 import type { AdyenAdapterConfig } from './config.js';
 import type { AdyenNotes, ReferenceLocation } from './notes.js';
@@ -19,7 +19,7 @@ import { ADYEN_MODIFICATION, toModificationRequest } from './to-modification-req
 /**
  * Adyen behind the authorizer port. Authorizations answer at once (or Received/Pending);
  * captures, cancels and refunds answer 201 "received" and are settled by notifications, so
- * `modify` returns `pending`. Before each request its reference is recorded with where its
+ * `modify` returns `pending`. Beside each request its reference is recorded with where its
  * payment lives (`notes`), so that Adyen's notification about it can be applied.
  *
  * Recovery: first what Adyen's notifications already told (the inbox); then, for an operation
@@ -43,14 +43,15 @@ export class AdyenProcessor implements Authorizer {
 
   async authorize(request: AuthorizationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
     const body = toPaymentRequest(request, this.config);
-    await this.record(request.idempotencyKey, { orderRef: request.orderRef, paymentRef: request.idempotencyKey, operation: 'AUTHORIZE' }, signal);
+    const recorded = this.record(request.idempotencyKey, { orderRef: request.orderRef, paymentRef: request.idempotencyKey, operation: 'AUTHORIZE' }, signal);
     const answer = await this.client.payments(body, operationKey('AUTHORIZE', request.idempotencyKey), signal);
+    await recorded;
     return outcomeOfPayment(answer, body);
   }
 
   async modify(request: ModificationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
     const body = toModificationRequest(request, this.config.merchantAccount);
-    await this.record(request.idempotencyKey, { orderRef: request.orderRef, paymentRef: request.paymentRef, operation: request.kind }, signal);
+    const recorded = this.record(request.idempotencyKey, { orderRef: request.orderRef, paymentRef: request.paymentRef, operation: request.kind }, signal);
     const answer = await this.client.modify(
       ADYEN_MODIFICATION[request.kind],
       request.processorReference,
@@ -58,6 +59,7 @@ export class AdyenProcessor implements Authorizer {
       operationKey(request.kind, request.idempotencyKey),
       signal,
     );
+    await recorded;
     return outcomeOfModification(answer, {
       reference: body.reference,
       paymentPspReference: request.processorReference,
@@ -82,13 +84,16 @@ export class AdyenProcessor implements Authorizer {
     }
   }
 
-  /** Where the reference lives, before anything is sent: a failure here sent nothing. */
+  /**
+   * Where the reference lives, written beside the request (not before it: one round trip less on
+   * every call). A notification that arrives before the location does waits in the inbox, where
+   * recovery reads it by reference; the location only serves notifications that arrive after the
+   * request has been answered, by when it is written. A failed write must not turn an answer the
+   * processor gave into an error (the store's failure is counted as a dependency error): the
+   * operation's report then waits for the next recovery of it.
+   */
   private async record(reference: string, location: ReferenceLocation, signal: AbortSignal): Promise<void> {
     if (!this.notes) return;
-    try {
-      await this.notes.recordReference(reference, location, signal);
-    } catch (error) {
-      throw new ProcessorNotReachedError('adyen', 'not-sent', { cause: error });
-    }
+    await this.notes.recordReference(reference, location, signal).catch(() => undefined);
   }
 }

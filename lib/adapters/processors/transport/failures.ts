@@ -7,13 +7,12 @@ import { OperationNotPerformedError } from '../../../core/ports/authorizer.js';
  */
 
 /** Why the request certainly never reached the processor. */
-export type NotReachedReason = 'dns' | 'connection-refused' | 'connect-timeout' | 'processor-transient-refusal' | 'not-sent';
+export type NotReachedReason = 'dns' | 'connection-refused' | 'connect-timeout' | 'processor-transient-refusal';
 
 /**
  * Certainly not sent: the name did not resolve or the connection was refused or never opened,
  * so no byte of the request was written — or the processor itself answered that it did not
- * process the request (Adyen's `Transient-Error: true`), or the adapter failed before sending
- * anything (`not-sent`: what must be recorded first could not be). The payment is free again at once. Extends the core's
+ * process the request (Adyen's `Transient-Error: true`). The payment is free again at once. Extends the core's
  * OperationNotPerformedError so today's authorizeWithTimeout already treats it as "not reached".
  */
 export class ProcessorNotReachedError extends OperationNotPerformedError {

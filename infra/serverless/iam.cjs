@@ -20,7 +20,7 @@
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, PutItem, UpdateItem (captures, reversals, refunds; sandbox acquirer ledger; processor reference locations) | — |
  * | processorNotifications | Config GetItem (merchant by processor account); Orders GetItem, Query, PutItem, UpdateItem (the processor inbox, settling payments and operations) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
- * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
+ * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, Query, PutItem, UpdateItem (outboxes, deliveries; settling pending processor operations); Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups in IDEMPOTENCY_GROUPS (those with a route that has `idempotency:
@@ -30,7 +30,8 @@
  * Idempotency GetItem, PutItem, UpdateItem, DeleteItem (Powertools' persistence layer).
  *
  * plus, for the groups in PROCESSOR_SECRET_GROUPS (payments, paymentsDecrypt, lifecycle,
- * processorNotifications: the functions that act for a merchant's processor), the
+ * processorNotifications, webhookDelivery — which asks processors about pending operations:
+ * the functions that act for a merchant's processor), the
  * `ProcessorSecrets` statement: secretsmanager:GetSecretValue and ssm:GetParameter on the
  * processor secrets of this stack, by name prefix `<service>/<stage>/processors/`
  * (processorSecretResources; onboarding refuses an ARN outside it where PROCESSOR_SECRETS_PREFIX
@@ -75,7 +76,7 @@ const ACCESS_GROUPS = Object.freeze([
 ]);
 
 /** Access groups whose functions read processor credentials or notification keys by ARN (SPEC 4.7). */
-const PROCESSOR_SECRET_GROUPS = Object.freeze(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications']);
+const PROCESSOR_SECRET_GROUPS = Object.freeze(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications', 'webhookDelivery']);
 
 /** The name prefix of this stack's processor secrets (Secrets Manager names, SSM parameter paths without the leading slash). */
 function processorSecretsPrefix(service, stage) {
@@ -305,7 +306,8 @@ function dataStatements(group, keyResources) {
     case 'webhookDelivery':
       // The delivery worker: the orders table's stream, its sparse `due` index, draining payment
       // outboxes (GetItem, UpdateItem) into event items (PutItem, UpdateItem); the merchant's
-      // webhook configuration; opening (never sealing) signing secrets.
+      // webhook configuration; opening (never sealing) signing secrets; settling operations a
+      // processor left pending (the order's Query, the payment's UpdateItem).
       return [
         {
           Sid: 'OrdersStream',
@@ -314,7 +316,7 @@ function dataStatements(group, keyResources) {
           Resource: [{ 'Fn::GetAtt': ['OrdersTable', 'StreamArn'] }],
         },
         { Sid: 'DueIndex', Effect: 'Allow', Action: ['dynamodb:Query'], Resource: [sub('${OrdersTable.Arn}/index/due')] },
-        dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem']),
+        dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem']),
         dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
         webhookSecretsKeyStatement('WebhookSecretOpen', ['Decrypt']),
       ];

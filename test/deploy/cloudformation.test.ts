@@ -265,8 +265,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
   });
 
-  it('lets the payment, lifecycle and processor-notification roles read processor secrets, by this stack’s name prefix, and no other role', () => {
-    const readers = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications']);
+  it('lets the payment, lifecycle, processor-notification and delivery (recovery) roles read processor secrets, by this stack’s name prefix, and no other role', () => {
+    const readers = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications', 'webhookDelivery']);
     const prefix = `${SERVICE}/${STAGE}/processors/`;
     for (const fn of allFunctions) {
       const onSecrets = statementsOf(roleOf(fn.name)).filter((s) => actionsOf(s).some((a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:')));
@@ -438,14 +438,16 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ dynamodb: { NewImage: { dueAt: { N: [{ exists: true }] } } } });
     const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets).includes(fnId));
     expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(['rate(1 minute)']);
-    // Its role: the stream, the due index, the orders items, the webhook configuration — no API route.
+    // Its role: the stream, the due index, the orders items (an order's Query to settle what a
+    // processor left pending), the webhook configuration, the processor secrets — no API route.
     const data = statementsOf(roleOf('webhookDelivery')).filter((st) => !actionsOf(st).every((a) => a.startsWith('logs:')));
     expect(data.map((st) => [st.Sid, actionsOf(st).sort()])).toEqual([
       ['OrdersStream', ['dynamodb:describestream', 'dynamodb:getrecords', 'dynamodb:getsharditerator', 'dynamodb:liststreams']],
       ['DueIndex', ['dynamodb:query']],
-      ['Orders', ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem']],
+      ['Orders', ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:query', 'dynamodb:updateitem']],
       ['ConfigRead', ['dynamodb:getitem']],
       ['WebhookSecretOpen', ['kms:decrypt']],
+      ['ProcessorSecrets', ['secretsmanager:getsecretvalue', 'ssm:getparameter']],
     ]);
     expect(ofType('AWS::ApiGatewayV2::Route').some(([, r]) => JSON.stringify(r).includes('WebhookDelivery'))).toBe(false);
   });

@@ -184,19 +184,29 @@ export class PaymentOperationsRepository {
 
   /**
    * The processor acknowledged the operation as `operation` is (same generation): it has it and
-   * decides later. Its reference for it is kept; the operation stays PENDING.
+   * decides later. Its reference for it is kept, the operation stays PENDING, and its recovery
+   * (`events`) joins the outbox in the same write, so the worker asks until it is settled.
    */
-  async acknowledge(seen: Payment, ref: string, operation: PaymentOperation, processorReference: string): Promise<Payment> {
+  async acknowledge(
+    seen: Payment,
+    ref: string,
+    operation: PaymentOperation,
+    processorReference: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment> {
     const generation = sameGeneration(operation);
+    const k = key(seen);
+    const outbox = appendToOutbox(k.pk, events, now);
     const { Attributes } = await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: key(seen),
-          UpdateExpression: 'SET operations.#ref.processorReference = :processorReference, version = version + :one',
+          Key: k,
+          UpdateExpression: `SET ${['operations.#ref.processorReference = :processorReference', 'version = version + :one', ...outbox.set].join(', ')}`,
           ConditionExpression: `operations.#ref.#opState = :pending AND ${generation.condition}`,
           ExpressionAttributeNames: { '#ref': ref, '#opState': 'state' },
-          ExpressionAttributeValues: { ...generation.values, ':processorReference': processorReference, ':pending': 'PENDING', ':one': 1 },
+          ExpressionAttributeValues: { ...generation.values, ':processorReference': processorReference, ':pending': 'PENDING', ':one': 1, ...outbox.values },
           ReturnValues: 'ALL_NEW',
           ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
         }),

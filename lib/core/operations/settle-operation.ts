@@ -6,6 +6,7 @@ import { operationConfirmations } from '../network/confirmation.js';
 
 import { recoverWithTimeout, type AuthorizationOutcome, type Authorizer, type ModificationRequest } from '../ports/authorizer.js';
 import { failureOf } from '../domain/decline.js';
+import { recoveryEntry } from '../payments/recovery-entry.js';
 import { currentOf as paymentAsItWas } from '../payments/lease.js';
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
 import { recordPaymentOperation } from '../payments/payment-metrics.js';
@@ -26,7 +27,7 @@ const MAX_SETTLE_ATTEMPTS = 30;
  */
 export async function recordOutcome(deps: SettleDeps, order: Order, seen: Payment, ref: string, outcome: AuthorizationOutcome): Promise<Payment> {
   if (outcome.kind === 'declined') return recordFailure(deps, seen, ref, failureOf(outcome.decline));
-  if (outcome.kind === 'pending') return recordAcknowledged(deps, seen, ref, outcome.processorReference);
+  if (outcome.kind === 'pending') return recordAcknowledged(deps, order, seen, ref, outcome.processorReference);
   let current = seen;
   for (let attempt = 0; attempt < MAX_SETTLE_ATTEMPTS; attempt++) {
     const operation = current.operations?.[ref];
@@ -53,12 +54,16 @@ export async function recordOutcome(deps: SettleDeps, order: Order, seen: Paymen
   throw new PaymentStateConflictError('The payment is changing too often to record this operation; retry shortly.', { retryAfterMs: 1000 });
 }
 
-/** Records that the processor acknowledged the operation as `seen` (its generation), and its reference for it. */
-async function recordAcknowledged(deps: SettleDeps, seen: Payment, ref: string, processorReference: string): Promise<Payment> {
+/**
+ * Records that the processor acknowledged the operation as `seen` (its generation), and its
+ * reference for it — with its recovery in the outbox, so that it is settled even if nobody asks.
+ */
+async function recordAcknowledged(deps: SettleDeps, order: Order, seen: Payment, ref: string, processorReference: string): Promise<Payment> {
   const operation = seen.operations?.[ref];
   if (operation?.state !== 'PENDING' || operation.processorReference === processorReference) return seen;
+  const now = deps.now();
   try {
-    return await deps.operations.acknowledge(seen, ref, operation, processorReference);
+    return await deps.operations.acknowledge(seen, ref, operation, processorReference, [recoveryEntry(order, seen.paymentRef, ref, now)], now);
   } catch (error) {
     if (!(error instanceof StoreConflictError)) throw error;
     return currentOf(deps, seen, error); // settled meanwhile (its report came first), or claimed again

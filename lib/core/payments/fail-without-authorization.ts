@@ -8,6 +8,7 @@ import { settledOrConflict, takeLease } from './lease.js';
 import type { PaymentContext } from './payment-context.js';
 import { giveBack } from './run-payment.js';
 import { outcomePatch } from './settle.js';
+import { recoveryEntry } from './recovery-entry.js';
 import type { LeaseOrigin } from '../domain/lease-rule.js';
 
 /**
@@ -33,8 +34,9 @@ export async function failWithoutAuthorization(
   if (lease.taken.takeover) {
     const parkedUntil = lease.taken.parkedUntil ?? deps.now();
     const acknowledged = lease.taken.leased?.processorReference;
+    const recovery = acknowledged ? [recoveryEntry(order, payment.paymentRef, undefined, deps.now())] : [];
     const park = (until: number, error: unknown) =>
-      giveBack(payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), until, acknowledged), error, facts);
+      giveBack(payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), until, acknowledged, recovery), error, facts);
     const answer = await recoverWithTimeout(
       acquirer,
       { operation: 'AUTHORIZE', reference: payment.paymentRef, ...(acknowledged ? { acknowledged } : {}) },

@@ -77,7 +77,7 @@ async function apply(deps: ProcessorReportDeps, merchantRef: string, location: R
   const effect = report.effect;
   switch (effect.kind) {
     case 'authorization':
-      return settleAuthorization(deps, found.order, payment, effect.outcome, logger);
+      return settleParkedAuthorization(deps, found.order, payment, effect.outcome, logger);
     case 'operation':
       return settleOperation(deps, found.order, payment, report.reference, effect.outcome, logger);
     case 'operation-failed-later':
@@ -95,8 +95,8 @@ async function apply(deps: ProcessorReportDeps, merchantRef: string, location: R
  * and its credential, so that the same request coming back gets this outcome. A live lease is
  * left alone (its holder asks the processor before answering); a settled payment needs nothing.
  */
-async function settleAuthorization(
-  deps: ProcessorReportDeps,
+export async function settleParkedAuthorization(
+  deps: FinalWriteDeps,
   order: Order,
   payment: Payment,
   outcome: Extract<ReportEffect, { kind: 'authorization' }>['outcome'],
@@ -235,7 +235,7 @@ async function voidAuthorization(
   effect: Extract<ReportEffect, { kind: 'authorization-cancelled' }>,
   logger: Logger,
 ): Promise<boolean> {
-  if (payment.state === 'PROCESSING') return settleAuthorization(deps, order, payment, { kind: 'declined', decline: effect.decline }, logger);
+  if (payment.state === 'PROCESSING') return settleParkedAuthorization(deps, order, payment, { kind: 'declined', decline: effect.decline }, logger);
   if (payment.operations?.[effect.operationRef]) {
     const settled = await settleOperation(deps, order, payment, effect.operationRef, approvedVoid(effect.operationRef), logger);
     return settled;

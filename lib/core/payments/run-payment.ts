@@ -19,6 +19,7 @@ import { needsStepUp } from './three-ds-policy.js';
 import { assertLinkOpenForPayment } from '../links/link-cancellation.js';
 import { THREE_DS_NOTIFICATION_PATH } from '../ports/three-ds-server.js';
 import { recordAuthorization, recordThreeDsStepUp } from './payment-metrics.js';
+import { recoveryEntry } from './recovery-entry.js';
 import type { LeaseOrigin } from '../domain/lease-rule.js';
 import type { LeaseTaken, PendingThreeDs } from '../ports/payment-store.js';
 
@@ -91,8 +92,22 @@ async function holdAndPay(
 ): Promise<Payment> {
   const { payment, order } = ctx;
   const release = (error: unknown) => giveBack(payment, () => deps.payments.release(payment, leaseId, attempt.from, deps.now()), error, facts);
+  // A park that knows the processor has the authorization also queues its recovery (recovery-entry.ts).
   const park = (until: number, error: unknown, processorReference?: string) =>
-    giveBack(payment, () => deps.payments.park(payment, leaseId, deps.now(), until, processorReference), error, facts);
+    giveBack(
+      payment,
+      () =>
+        deps.payments.park(
+          payment,
+          leaseId,
+          deps.now(),
+          until,
+          processorReference,
+          processorReference ? [recoveryEntry(order, payment.paymentRef, undefined, deps.now())] : [],
+        ),
+      error,
+      facts,
+    );
   const settle = (outcome: FinalOutcome, leased = taken.leased) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, leased);
   const request: AuthorizationRequest = {
     idempotencyKey: payment.paymentRef,
@@ -116,9 +131,11 @@ async function holdAndPay(
     const wait = new AuthorizationUnavailableError('The processor has not decided this payment yet; retry after the indicated time.', {
       retryAfterMs: until - deps.now(),
     });
-    await deps.payments.park(payment, leaseId, deps.now(), until, processorReference).catch((error: unknown) => {
-      facts.logger.warn('pending payment could not be parked; its lease will expire', { paymentRef: payment.paymentRef, error });
-    });
+    await deps.payments
+      .park(payment, leaseId, deps.now(), until, processorReference, [recoveryEntry(order, payment.paymentRef, undefined, deps.now())])
+      .catch((error: unknown) => {
+        facts.logger.warn('pending payment could not be parked; its lease will expire', { paymentRef: payment.paymentRef, error });
+      });
     facts.logger.info('authorization pending at the processor', { paymentRef: payment.paymentRef });
     const again = await recoverWithTimeout(
       acquirer,

@@ -42,7 +42,15 @@ export interface PaymentOperationsStore {
   claim(seen: Payment, ref: string, claim: OperationClaim): Promise<Payment>;
   succeed(seen: Payment, ref: string, totals: SettledTotals, settledAt: string, events: readonly OutboxEntry[], now: number): Promise<Payment>;
   fail(payment: PaymentKey, ref: string, operation: PaymentOperation, failure: PaymentFailure, settledAt: string): Promise<Payment>;
-  acknowledge(seen: Payment, ref: string, operation: PaymentOperation, processorReference: string): Promise<Payment>;
+  /** With `events` (the processor recovery of it) appended to the outbox in the same write. */
+  acknowledge(
+    seen: Payment,
+    ref: string,
+    operation: PaymentOperation,
+    processorReference: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment>;
   revert(
     seen: Payment,
     ref: string,

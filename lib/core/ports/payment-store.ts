@@ -103,9 +103,10 @@ export interface PaymentStore {
   /**
    * Parks the lease after the acquirer may have been reached: expires now, no new authorization
    * before `parkedUntil`. With `processorReference`: the processor acknowledged the authorization
-   * as pending (it certainly has it), recorded so that recovery knows.
+   * as pending (it certainly has it), recorded so that recovery knows, with `events` (its
+   * processor recovery) appended to the outbox in the same write.
    */
-  park(payment: PaymentKey, leaseId: string, now: number, parkedUntil: number, processorReference?: string): Promise<void>;
+  park(payment: PaymentKey, leaseId: string, now: number, parkedUntil: number, processorReference?: string, events?: readonly OutboxEntry[]): Promise<void>;
   putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs): Promise<void>;
   /** Undefined when absent or expired at `now`. */
   getPendingThreeDs(orderRef: string, paymentRef: string, now: number): Promise<PendingThreeDs | undefined>;

@@ -121,6 +121,14 @@ describe.each(['adyen', 'checkout_com'] as ProcessorName[])('%s: authorizations'
     expect(world.performed(ids.paymentRef)).toHaveLength(1);
   });
 
+  it('concurrent submissions of one payment reach the processor once', async () => {
+    const ids = await world.order(1000);
+    const answers = await Promise.all(Array.from({ length: 8 }, () => payDirectly(ids, token, tokenData())));
+    expect(answers.filter((a) => a.status === 200 && a.body.state === 'AUTHORISED').length).toBeGreaterThanOrEqual(1);
+    for (const answer of answers) expect([200, 409]).toContain(answer.status);
+    expect(world.performed(ids.paymentRef)).toHaveLength(1);
+  });
+
   it('every request carries the idempotency key derived from the operation’s own reference', async () => {
     const { ids } = await pay(1000);
     const header = name === 'adyen' ? 'idempotency-key' : 'cko-idempotency-key';

@@ -5,6 +5,7 @@ import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secre
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
 import type { PreparedPayment } from './fixtures.js';
+import type { Authorizer } from '../lib/core/ports/authorizer.js';
 
 /**
  * The processor column of `npm run bench` (issue 20 item 8): 4.3 for a PRODUCTION merchant whose
@@ -27,8 +28,28 @@ export async function benchNetwork(dataDir: string): Promise<{ name: string; jwk
   return { name: 'visa', jwksUrl: pathToFileURL(path).href, signingKey };
 }
 
+/** How long each payment's own acquirer took (ms), by paymentRef. */
+export interface AcquirerClock {
+  of(paymentRef: string): number;
+}
+
+/** The sandbox acquirer's time per payment: its `authorize` (one DynamoDB write), timed around the call. */
+export function sandboxClock(authorizer: Authorizer): AcquirerClock {
+  const spent = new Map<string, number>();
+  const authorize = authorizer.authorize.bind(authorizer);
+  authorizer.authorize = async (request, signal) => {
+    const started = performance.now();
+    try {
+      return await authorize(request, signal);
+    } finally {
+      spent.set(request.idempotencyKey, performance.now() - started);
+    }
+  };
+  return { of: (paymentRef) => spent.get(paymentRef) ?? Number.NaN };
+}
+
 /** Per Idempotency-Key, how long the service's calls to one processor took (ms). */
-export class ProcessorClock {
+export class ProcessorClock implements AcquirerClock {
   private readonly spent = new Map<string, number>();
 
   constructor(private readonly origin: string) {
@@ -57,7 +78,7 @@ export class ProcessorClock {
 
 export interface ProcessorBench {
   name: BenchProcessor;
-  clock: ProcessorClock;
+  clock: AcquirerClock;
   payments: PreparedPayment[];
   close(): Promise<void>;
 }

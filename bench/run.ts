@@ -21,10 +21,13 @@ import { parseCommandLine } from '../infra/local/cli.js';
 parseCommandLine(
   'npm run bench',
   `
-Usage: [BENCH_PAYMENTS=600] [BENCH_CONCURRENCY=1,8,32] [BENCH_AMOUNT=1000] npm run bench
+Usage: [BENCH_PAYMENTS=600] [BENCH_CONCURRENCY=1,8,32] [BENCH_AMOUNT=1000]
+       [BENCH_PROCESSORS=adyen,checkout_com|none] [BENCH_PROCESSOR_PAYMENTS=300] npm run bench
 
 Pays BENCH_PAYMENTS orders through the 4.3 handler in-process at each concurrency level, against
 the same-calls and minimal floors; prints p50/p95/p99, payments/s and the ratios (docs/benchmarks.md "Benchmark").
+Then the processor column: 4.3 for a production merchant on each processor fake, its overhead over
+the fake's own time (BENCH_PROCESSOR_PAYMENTS per level, the levels up to 8).
 `,
   {},
 );
@@ -40,6 +43,16 @@ const positive = (name: string, fallback: string): number[] => {
 const perLevel = positive('BENCH_PAYMENTS', '600')[0]!;
 const levels = positive('BENCH_CONCURRENCY', '1,8,32');
 const amount = positive('BENCH_AMOUNT', '1000')[0]!;
+const processorNames = (process.env.BENCH_PROCESSORS ?? 'adyen,checkout_com')
+  .split(',')
+  .map((name) => name.trim())
+  .filter((name) => name && name !== 'none');
+if (processorNames.some((name) => name !== 'adyen' && name !== 'checkout_com')) {
+  process.stderr.write(`BENCH_PROCESSORS lists adyen and/or checkout_com (or none), not "${process.env.BENCH_PROCESSORS}"\n`);
+  process.exit(2);
+}
+const processorPerLevel = positive('BENCH_PROCESSOR_PAYMENTS', String(Math.min(perLevel, 300)))[0]!;
+const processorLevels = levels.filter((level) => level <= 8);
 /** Payments per path before the clock starts (see the warm-up below). */
 const WARM_UP = 100;
 /** The Host API Gateway would send; links in responses are built from it. */
@@ -102,6 +115,10 @@ async function main(): Promise<void> {
   const { dynamodb, kms } = stack.processes();
   say(`local stack: ${dynamodb.name} pid ${dynamodb.pid} (${dynamodb.endpoint}), kms pid ${kms.pid} (${kms.endpoint})`);
   Object.assign(process.env, stack.env, { LOG_LEVEL: 'info', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  // A production network the stack trusts, for the processor column's production merchants.
+  const { benchNetwork, prepareProcessorBench } = await import('./processors.js');
+  const network = await benchNetwork(dataDir);
+  process.env.NETWORK_JWKS_URLS = [stack.env.NETWORK_JWKS_URLS, `${network.name}=${network.jwksUrl}`].join(',');
   const { preparePayments } = await import('./fixtures.js');
 
   say(`preparing ${(perLevel * levels.length + WARM_UP) * 3} orders, sessions and checkout responses…`);
@@ -147,6 +164,8 @@ async function main(): Promise<void> {
 
   interface Sample {
     latencies: number[];
+    /** Each payment's own latency, for the processor column. */
+    perPayment: { paymentRef: string; latency: number }[];
     seconds: number;
     count: number;
     cpu: CpuSplit;
@@ -174,6 +193,7 @@ async function main(): Promise<void> {
 
   async function sample(items: PreparedPayment[], concurrency: number, pay: (p: PreparedPayment) => Promise<void>): Promise<Sample> {
     const latencies: number[] = [];
+    const perPayment: Sample['perPayment'] = [];
     let next = 0;
     const cpuBefore = await cpuNow();
     const started = performance.now();
@@ -183,14 +203,16 @@ async function main(): Promise<void> {
           const item = items[next++]!;
           const t0 = performance.now();
           await pay(item);
-          latencies.push(performance.now() - t0);
+          const latency = performance.now() - t0;
+          latencies.push(latency);
+          perPayment.push({ paymentRef: item.paymentRef, latency });
         }
       }),
     );
     const seconds = (performance.now() - started) / 1000;
     const cpuAfter = await cpuNow();
     const cpu = { self: cpuAfter.self - cpuBefore.self, dynamodb: cpuAfter.dynamodb - cpuBefore.dynamodb, kms: cpuAfter.kms - cpuBefore.kms };
-    return { latencies, seconds, count: items.length, cpu };
+    return { latencies, perPayment, seconds, count: items.length, cpu };
   }
 
   function summarize(samples: Sample[]): Result {
@@ -289,6 +311,59 @@ async function main(): Promise<void> {
     }
   }
   say(`(log output produced during the runs: ${(logBytes / 1024).toFixed(0)} KiB, not printed)`);
+
+  // The processor column (issue 20 item 8): the same handler for a production merchant on each
+  // processor fake, beside a sandbox merchant measured in the same rounds (drift hits all alike);
+  // each payment's overhead = its handler latency minus its own acquirer's time (the fake's HTTP
+  // round trip; the sandbox acquirer's DynamoDB write), so the three compare like with like.
+  if (processorNames.length > 0 && processorLevels.length > 0) {
+    const count = processorPerLevel * processorLevels.length;
+    const warmUp = Math.min(WARM_UP, count);
+    const { sandboxClock } = await import('./processors.js');
+    const { sandboxAuthorizer: authorizer } = await import('../lib/composition/acquirers.js');
+    const paths = [
+      { name: 'sandbox', payments: await preparePayments(count + warmUp, dataDir, amount), clock: sandboxClock(authorizer!), close: async () => {} },
+      ...(await Promise.all(processorNames.map((name) => prepareProcessorBench(name as 'adyen' | 'checkout_com', count + warmUp, network, amount)))),
+    ];
+    say('');
+    say(
+      `processor column: ${processorPerLevel} payments per level and path, ${ROUNDS} interleaved rounds; overhead = handler − the acquirer's own time, per payment`,
+    );
+    say('acquirer       conc  handler p50  acquirer p50  overhead p50  overhead p99  overhead/sandbox p50');
+    try {
+      muteLogs();
+      // The handler's path is warm already; this warms each processor's adapter and its fake.
+      for (let i = 0; i < warmUp; i++) for (const path of paths) await viaHandler(path.payments.pop()!);
+      for (const [index, level] of processorLevels.entries()) {
+        const samples = new Map<string, Sample[]>(paths.map((path) => [path.name, []]));
+        const size = Math.ceil(processorPerLevel / ROUNDS);
+        for (let round = 0; round < ROUNDS; round++) {
+          for (const path of paths) {
+            const items = path.payments.slice(index * processorPerLevel, (index + 1) * processorPerLevel).slice(round * size, (round + 1) * size);
+            samples.get(path.name)!.push(await sample(items, level, viaHandler));
+          }
+        }
+        unmuteLogs();
+        const at = (values: number[], q: number) => values[Math.min(values.length - 1, Math.floor(q * values.length))]!;
+        const sorted = (values: number[]) => [...values].sort((a, b) => a - b);
+        const overheadP50 = new Map<string, number>();
+        for (const path of paths) {
+          const measured = samples.get(path.name)!.flatMap((s) => s.perPayment);
+          const own = measured.map(({ paymentRef }) => path.clock.of(paymentRef));
+          const overheads = sorted(measured.map(({ paymentRef, latency }) => latency - path.clock.of(paymentRef)));
+          overheadP50.set(path.name, at(overheads, 0.5));
+          say(
+            `${path.name.padEnd(13)} ${String(level).padStart(5)} ${fmt(at(sorted(measured.map((m) => m.latency)), 0.5))}     ${fmt(at(sorted(own), 0.5))}  ${fmt(at(overheads, 0.5))}  ${fmt(at(overheads, 0.99))}            ${(at(overheads, 0.5) / overheadP50.get('sandbox')!).toFixed(2)}×`,
+          );
+        }
+        muteLogs();
+      }
+    } finally {
+      unmuteLogs();
+      await Promise.all(paths.map((path) => path.close()));
+    }
+    say('(ms; the sandbox acquirer: one DynamoDB write; a processor: its fake over HTTP on loopback, in this process)');
+  }
   // The issue's yardstick, always the last line: the p50 ratio at c=1 and c=8 (or the levels run).
   const shown = rows.some((r) => r.level === 8) ? rows.filter((r) => r.level === 1 || r.level === 8) : rows;
   say(`ratio to the minimal floor: p50 ${shown.map((r) => `c=${r.level} ${(r.handler.p50 / r.minimal.p50).toFixed(2)}`).join(', ')}`);

@@ -3,7 +3,7 @@ import { apiHandler } from '../../lib/http/api-handler.js';
 import { merchantParams, noQuery } from '../../lib/http/params.js';
 import { onboardMerchant } from '../../lib/core/merchants/merchant-config.js';
 import { onboardingBody } from './schema.js';
-import { merchantConfigDeps } from '../../lib/composition/merchants.js';
+import { assertProcessorAllowed, merchantConfigDeps } from '../../lib/composition/merchants.js';
 import { routes } from '../../lib/http/routes.js';
 import { InvalidRequestError } from '../../lib/core/errors.js';
 
@@ -22,6 +22,7 @@ export const handler = apiHandler(
         errors: [{ path: 'merchantRef', message: `Expected "${params.merchantRef}" (the path's merchant) or no merchantRef` }],
       });
     }
+    assertProcessorAllowed(input);
     return { body: await onboardMerchant(merchantConfigDeps, params.merchantRef, input) };
   },
 );

@@ -3,6 +3,7 @@ import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/core/domain/merchant.j
 import { normaliseOrigin } from '../../lib/core/domain/redirect-url.js';
 import { freeText } from '../../lib/http/free-text.js';
 import { ref } from '../../lib/http/params.js';
+import { processorConfig } from '../../lib/http/processor-config.js';
 
 const text = (max: number) => z.string().trim().min(1).max(max);
 
@@ -57,6 +58,18 @@ export const onboardingBody = z
     encryptionKeyId: z.string().max(256).optional().describe("Read-only (4.1's body sent back): ignored; keys change by rotation"),
     clickToPayEnabled: z.boolean().optional().describe("Read-only (4.1's body sent back): ignored; enablement is set with 4.5/4.6"),
     directWalletEnabled: z.boolean().optional().describe("Read-only (4.1's body sent back): ignored; enablement is set with 4.5/4.6"),
+    /** SPEC 4.7: who authorizes for the merchant; credentials by ARN only (lib/http/processor-config.ts). */
+    processor: processorConfig.optional(),
   })
   .strict()
+  .superRefine((body, ctx) => {
+    // A production merchant is refused here, not at its first payment, when nothing can authorize for it.
+    if (body.environment === 'production' && !body.processor) {
+      ctx.addIssue({ code: 'custom', path: ['processor'], message: 'A production merchant needs a processor (adyen or checkout_com)' });
+    }
+    // A sandbox merchant is authorized by the sandbox acquirer, never a real processor.
+    if (body.environment === 'sandbox' && body.processor && body.processor.name !== 'sandbox') {
+      ctx.addIssue({ code: 'custom', path: ['processor', 'name'], message: 'A sandbox merchant uses the sandbox acquirer: processor sandbox, or none' });
+    }
+  })
   .transform(({ encryptionKeyId: _kid, clickToPayEnabled: _c2p, directWalletEnabled: _dw, ...body }) => body);

@@ -9,6 +9,8 @@ export interface DemoFile {
   paymentLinkUrl: string;
   baseUrl: string;
   tokens: { platform: string; tenant: string };
+  /** With PROCESSOR_FAKES=1: one production demo merchant per processor fake (infra/local/processor-fakes.ts). */
+  processors?: Record<'adyen' | 'checkout_com', { merchantRef: string; outletId: string; processorUrl: string }>;
   local: {
     dynamoEndpoint: string;
     kmsEndpoint: string;

@@ -1,5 +1,6 @@
 // Local AWS KMS emulator speaking the awsJson1_1 protocol (X-Amz-Target: TrentService.<Op>),
 // so production code using @aws-sdk/client-kms works unchanged with `endpoint` pointed here.
+// It also answers Secrets Manager's and SSM's secret reads and writes (secrets-emulator.ts).
 // Scope: ENCRYPT_DECRYPT keys — RSA (OAEP SHA-1/SHA-256) and SYMMETRIC_DEFAULT (with
 // EncryptionContext, see kms-symmetric.ts) — aliases and key lifecycle states.
 // SigV4 signatures are not verified; only the presence of an Authorization header is.
@@ -20,6 +21,7 @@ import {
   type SymmetricKeyRecord,
   type Tag,
 } from './kms-store.js';
+import { SecretsEmulator } from './secrets-emulator.js';
 import { MAX_SYMMETRIC_PLAINTEXT, openSymmetric, parseEncryptionContext, parseSymmetricBlob, sealSymmetric, type SymmetricBlob } from './kms-symmetric.js';
 
 export interface KmsServerOptions {
@@ -276,13 +278,18 @@ async function readBody(req: IncomingMessage): Promise<string> {
 }
 
 /** Runs one request through auth, routing, JSON parsing and its handler; every failure is a KmsError. */
-async function dispatch(store: KmsStore, req: IncomingMessage): Promise<object> {
+async function dispatch(store: KmsStore, secrets: SecretsEmulator, req: IncomingMessage): Promise<object> {
   const body = await readBody(req);
   if (!req.headers.authorization)
     throw new KmsError('UnrecognizedClientException', 'Request is missing an Authorization header (any SigV4 signature is accepted)');
   const target = req.headers['x-amz-target'];
   const op = req.method === 'POST' && typeof target === 'string' && target.startsWith(TARGET_PREFIX) ? target.slice(TARGET_PREFIX.length) : undefined;
-  const handler = op !== undefined && Object.hasOwn(operations, op) ? operations[op] : undefined;
+  const secretHandler = req.method === 'POST' && typeof target === 'string' ? secrets.handler(target) : undefined;
+  const handler: Handler | undefined = secretHandler
+    ? (_store, input) => secretHandler(input)
+    : op !== undefined && Object.hasOwn(operations, op)
+      ? operations[op]
+      : undefined;
   if (!handler) throw new KmsError('UnknownOperationException', `Unknown operation ${String(target)}`);
   let input: unknown;
   try {
@@ -297,8 +304,10 @@ async function dispatch(store: KmsStore, req: IncomingMessage): Promise<object> 
 export async function startKmsServer(opts: KmsServerOptions = {}): Promise<RunningKmsServer> {
   const host = opts.host ?? '127.0.0.1';
   const store = new KmsStore(opts.region ?? 'us-east-1', opts.accountId ?? '000000000000', opts.dataFile);
+  // Secrets Manager and SSM, for the secrets the service reads by ARN (processor credentials).
+  const secrets = new SecretsEmulator(opts.region ?? 'us-east-1', opts.accountId ?? '000000000000');
   const server = createServer((req, res) => {
-    dispatch(store, req).then(
+    dispatch(store, secrets, req).then(
       (output) => send(200, output),
       (err: unknown) => {
         const error = err instanceof KmsError ? err : new KmsError('KMSInternalException', String(err), 500);

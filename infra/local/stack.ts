@@ -125,6 +125,9 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     ...tableEnv,
     DYNAMODB_ENDPOINT: dynamoEndpoint,
     KMS_ENDPOINT: kmsUrl,
+    // The local KMS server also answers Secrets Manager and SSM (infra/local/secrets-emulator.ts).
+    SECRETS_MANAGER_ENDPOINT: kmsUrl,
+    SSM_ENDPOINT: kmsUrl,
     AWS_REGION: LOCAL_REGION,
     AWS_ACCESS_KEY_ID: LOCAL_CREDENTIALS.accessKeyId,
     AWS_SECRET_ACCESS_KEY: LOCAL_CREDENTIALS.secretAccessKey,

@@ -21,6 +21,7 @@ import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
 import { parseCommandLine } from './cli.js';
 import { startPersistentAcsOrigin, type AcsOrigin } from './acs-origin.js';
 import { localCorsConfiguration, startHttpApiEdge, type CorsConfiguration, type HttpApiEdge } from './http-api-edge.js';
+import { processorFakesWanted, startLocalProcessorFakes, type LocalProcessorFakes } from './processor-fakes.js';
 
 parseCommandLine(
   'npm start',
@@ -32,6 +33,8 @@ or DynamoDB Local with LOCAL_DYNAMODB_ENGINE=dynamodb-local) and the KMS server 
 their own, the API, the hosted checkout page and the sandbox. Data lives in $DATA_DIR (default
 .data). Prints the URLs, demo tokens and a demo checkout link. Ctrl-C stops everything.
 No CORS unless CORS_ALLOWED_ORIGINS lists origins (the corsAllowedOrigins param of a deployment).
+PROCESSOR_FAKES=1 also starts the Adyen and Checkout.com fakes and onboards one production demo
+merchant per processor (docs/operating/local.md, "Production merchants locally").
 `,
   {},
 );
@@ -51,6 +54,7 @@ let demoFile: Omit<DemoFile, 'local'> | undefined;
 let apiReady = false;
 /** serverless-offline's lines about the scheduled webhook worker (its own schedule and ours). */
 const SCHEDULE_CHATTER = /^\(λ: webhookDelivery\) RequestId: |^Successfully invoked scheduled function: \[webhookDelivery\]/;
+let processorFakes: LocalProcessorFakes | undefined;
 
 function fail(message: string): never {
   process.stderr.write(`\nnpm start: ${message}\n\n`);
@@ -101,6 +105,9 @@ async function main(): Promise<void> {
   Object.assign(process.env, env);
   await buildWeb(); // the hosted checkout page (web/dist), served by the checkoutPage function
   const demo = await seedDemo();
+  if (processorFakesWanted(process.env.PROCESSOR_FAKES)) {
+    processorFakes = await startLocalProcessorFakes({ baseUrl, tenantRef: demo.tenantRef, secretsEndpoint: stack.env.SECRETS_MANAGER_ENDPOINT! });
+  }
 
   // serverless-offline on a private port behind the edge, which does CORS as API Gateway does
   // (infra/local/http-api-edge.ts): serverless-offline's own CORS reflects any origin.
@@ -153,7 +160,7 @@ async function printBanner(demo: DemoWorld): Promise<void> {
   const identity = stack!.identity;
   const platform = await signDevToken(identity, { realm: 'platform', permissions: [...PERMISSIONS] }, 12 * 3600);
   const tenant = await signDevToken(identity, { realm: 'tenant', tenantRef: demo.tenantRef, permissions: [...PERMISSIONS] }, 12 * 3600);
-  demoFile = { ...demo, baseUrl, tokens: { platform, tenant } };
+  demoFile = { ...demo, baseUrl, tokens: { platform, tenant }, ...(processorFakes ? { processors: processorFakes.merchants } : {}) };
   await writeFile(`${dataDir}/demo.json`, JSON.stringify(demoFileNow(), null, 2), { mode: 0o600 });
   const { dynamodb, kms } = stack!.processes();
   const lines = [
@@ -168,6 +175,13 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     `  Payment link        ${demo.paymentLinkUrl}`,
     `  Sandbox 3DS ACS     ${process.env.SANDBOX_ACS_BASE_URL} (another origin, as an issuer's ACS)`,
     `  CORS                ${cors === false ? 'none (set CORS_ALLOWED_ORIGINS to allow browser origins)' : cors.allowedOrigins.join(', ')}`,
+    ...(processorFakes
+      ? [
+          `  Processor fakes     Adyen ${processorFakes.merchants.adyen.processorUrl} · Checkout.com ${processorFakes.merchants.checkout_com.processorUrl}`,
+          `                      production demo merchants ${processorFakes.merchants.adyen.merchantRef} (outlet ${processorFakes.merchants.adyen.outletId}),`,
+          `                      ${processorFakes.merchants.checkout_com.merchantRef} (outlet ${processorFakes.merchants.checkout_com.outletId})`,
+        ]
+      : []),
     '',
     `  demo tenant ${demo.tenantRef} · merchant ${demo.merchantRef} · outlet ${demo.outletId}`,
     `  ${`DynamoDB (${dynamoEngine})`.padEnd(26)} ${dynamodb.endpoint}   pid ${dynamodb.pid}`,
@@ -283,6 +297,7 @@ async function shutdown(code = 0): Promise<void> {
     await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5000))]);
   }
   await edge?.close();
+  await processorFakes?.close().catch(() => undefined);
   await stack?.close();
   process.exit(code);
 }

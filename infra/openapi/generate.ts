@@ -360,7 +360,7 @@ export function buildOpenApi(): Record<string, unknown> {
       },
     };
   }
-  Object.assign(paths, pageOperation('payLinkPage', PAY_PAGE), pageOperation('threeDsNotification', THREE_DS_NOTIFICATION));
+  Object.assign(paths, pageOperation('payLinkPage', PAY_PAGE), pageOperation('threeDsNotification', THREE_DS_NOTIFICATION), PROCESSOR_PATHS);
   return {
     openapi: '3.1.0',
     info: {
@@ -436,6 +436,78 @@ function pageOperation(name: 'payLinkPage' | 'threeDsNotification', operation: o
   const [method, path] = routes[name].routes[0].split(' ') as [string, string];
   return { [path]: { [method.toLowerCase()]: { operationId: name, ...operation } } };
 }
+
+/**
+ * Routes a processor calls, not API clients: no bearer token, the processor's own format and
+ * authentication (SPEC 4.16, docs/design/processors.md §5).
+ */
+const PROCESSOR_PATHS = {
+  '/processors/adyen/notifications': {
+    post: {
+      operationId: 'adyenNotifications',
+      tags: ['Payments'],
+      summary: '4.16 Adyen standard notifications (webhooks): settle what Adyen decided later',
+      description:
+        'Called by Adyen, not by API clients; no bearer token. The body is Adyen’s standard notification (`{live, notificationItems: [{NotificationRequestItem}]}`, Adyen’s Webhooks-v1). Every item is verified with the HMAC key of the merchant whose Adyen merchant account (`merchantAccountCode`) it names — the key referenced by `processor.notificationHmacKeyArn` at onboarding; one item that fails (or names an account no merchant has) and the whole delivery is refused with 401, nothing stored. Each notification (`eventCode:pspReference:success`) is then stored once and applied once: AUTHORISATION settles a pending or parked authorization, CAPTURE / CANCELLATION / REFUND settle the pending operation named by `merchantReference`, CAPTURE_FAILED / REFUND_FAILED undo one, TECHNICAL_CANCEL voids the authorization; one about an operation the service does not know yet waits for it. Webhooks (4.15) follow the settled state. Answered `[accepted]`; 503 when a dependency did not answer (Adyen delivers again).',
+      security: [],
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': {
+            schema: {
+              type: 'object',
+              required: ['live', 'notificationItems'],
+              properties: {
+                live: { type: 'string', enum: ['true', 'false'] },
+                notificationItems: {
+                  type: 'array',
+                  minItems: 1,
+                  items: {
+                    type: 'object',
+                    required: ['NotificationRequestItem'],
+                    properties: {
+                      NotificationRequestItem: {
+                        type: 'object',
+                        required: ['pspReference', 'merchantAccountCode', 'merchantReference', 'amount', 'eventCode', 'eventDate', 'success', 'additionalData'],
+                        properties: {
+                          pspReference: { type: 'string' },
+                          originalReference: { type: 'string' },
+                          merchantAccountCode: { type: 'string' },
+                          merchantReference: {
+                            type: 'string',
+                            description: 'The service’s reference: the paymentRef, or the capture/reversal/refund reference',
+                          },
+                          amount: { type: 'object', required: ['value', 'currency'], properties: { value: { type: 'integer' }, currency: { type: 'string' } } },
+                          eventCode: { type: 'string', example: 'CAPTURE' },
+                          eventDate: { type: 'string' },
+                          success: { type: 'string', enum: ['true', 'false'] },
+                          additionalData: {
+                            type: 'object',
+                            required: ['hmacSignature'],
+                            properties: { hmacSignature: { type: 'string', description: 'Base64 HMAC-SHA256 of the item’s eight signed fields' } },
+                          },
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        200: {
+          description: 'Stored and applied (or waiting for its operation)',
+          content: { 'text/plain': { schema: { type: 'string', enum: ['[accepted]'] } } },
+        },
+        400: { description: 'Not a standard notification', content: { 'text/plain': { schema: { type: 'string' } } } },
+        401: { description: 'An item failed verification: nothing of the delivery was stored', content: { 'text/plain': { schema: { type: 'string' } } } },
+        503: { description: 'A dependency did not answer: deliver again', content: { 'text/plain': { schema: { type: 'string' } } } },
+      },
+    },
+  },
+};
 
 export const OPENAPI_PATH = new URL('../../docs/openapi.json', import.meta.url);
 

@@ -15,13 +15,15 @@ const { refuse } = require('./refusal.cjs');
  * - memory/timeout by role; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
  * - optional variables of one role only (a key URL belongs to the function that signs):
  *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS and THREE_DS_ACS_ORIGINS
- *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle) and
+ *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle, configWrite) and
  *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), each only when its param is set
  * - SANDBOX_TABLE (the sandbox's own table, infra/tables.cjs) only on stages with the sandbox, and
  *   only for the roles that reach it (iam.cjs SANDBOX_TABLE_ACCESS): the sandbox functions and
  *   the functions that call the sandbox acquirer or start a sandbox 3DS challenge
  * - WEBHOOK_SECRETS_KEY_ID for the webhookConfig role (which seals webhook signing secrets) and
  *   the webhookDelivery role (which opens them) only: this stack's webhook-secrets alias (iam.cjs)
+ * - PROCESSOR_SECRETS_PREFIX for the configWrite role (onboarding): the name prefix of the
+ *   processor secrets the payment, lifecycle and notification roles may read (iam.cjs)
  * - `package.patterns` of an entry (extra files, e.g. the built web page) become the
  *   function's package patterns; each must match a file, so a deployment can never ship the
  *   hosted page without its build (`npm run build:web` first)
@@ -33,13 +35,13 @@ const { refuse } = require('./refusal.cjs');
 
 const path = require('node:path');
 const fs = require('node:fs');
-const { roleLogicalId, SANDBOX_TABLE_ACCESS, webhookSecretsKeyId } = require('./iam.cjs');
+const { roleLogicalId, SANDBOX_TABLE_ACCESS, webhookSecretsKeyId, processorSecretsPrefix } = require('./iam.cjs');
 const { table, tableName } = require('../tables.cjs');
 const { deployedRouteTable, loadRouteTable, parseRoute } = require('./route-table.cjs');
 const { stageSettings } = require('./stage.cjs');
 
 /** Roles that handle payments: bigger, slower (authorizer round trip). */
-const PAYMENT_ROLES = new Set(['payments', 'paymentsDecrypt', 'lifecycle']);
+const PAYMENT_ROLES = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications']);
 /** The authorizer timeout is 10 s (AUTHORIZER_TIMEOUT_MS); leave room for KMS/DynamoDB. */
 const PAYMENT_TIMEOUT_SECONDS = 15;
 const DEFAULT_TIMEOUT_SECONDS = 6;
@@ -84,7 +86,9 @@ const SANDBOX_ACS = { sandboxAcsBaseUrl: 'SANDBOX_ACS_BASE_URL' };
 const ROLE_ENVIRONMENT = Object.freeze({
   sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
   checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS', threeDsAcsOrigins: 'THREE_DS_ACS_ORIGINS', ...SANDBOX_ACS },
-  // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts).
+  // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts), and
+  // onboarding, which lets a production merchant name the sandbox acquirer only where it is set.
+  configWrite: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
   payments: { productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
   // Network-assigned JWE key ids per payload key (docs/operating/keys.md, "Key ids the networks assign"): only 4.3 and 4.10 decrypt.
   paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
@@ -170,6 +174,8 @@ async function optionalEnvironment({ resolveVariable, resolveConfigurationProper
   byRole.webhookConfig = { ...byRole.webhookConfig, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
   // The delivery worker opens the secrets it signs with.
   byRole.webhookDelivery = { ...byRole.webhookDelivery, WEBHOOK_SECRETS_KEY_ID: webhookSecrets };
+  // Onboarding accepts processor secrets only where the functions' roles may read them (iam.cjs ProcessorSecrets).
+  byRole.configWrite = { ...byRole.configWrite, PROCESSOR_SECRETS_PREFIX: processorSecretsPrefix(service, stage) };
   if (sandbox) {
     const { envVar, baseName } = table('SandboxTable');
     for (const role of Object.keys(SANDBOX_TABLE_ACCESS)) byRole[role] = { ...byRole[role], [envVar]: tableName(service, stage, baseName) };

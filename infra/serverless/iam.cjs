@@ -19,9 +19,10 @@ const { refuse } = require('./refusal.cjs');
  * | payLinkPage     | Sessions PutItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (GET /pay: the link's order and a hosted session; no bearer token) | — |
  * | payments        | Sessions GetItem, BatchGetItem; Config GetItem; Orders Get/BatchGet/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
  * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
- * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, UpdateItem (captures, reversals, refunds) | — |
+ * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, PutItem, UpdateItem (captures, reversals, refunds; processor reference locations) | — |
+ * | processorNotifications | Config GetItem (merchant by processor account); Orders GetItem, Query, PutItem, UpdateItem (the processor inbox, settling payments and operations) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
- * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, PutItem, UpdateItem; Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
+ * | webhookDelivery | Orders stream; Orders index `due` Query; Orders GetItem, Query, PutItem, UpdateItem (outboxes, deliveries; settling pending processor operations); Config GetItem; ssm:GetParameter on the Mastercard API credentials parameter (only when `mastercardApiCredentialsParameterArn` is set) | webhook-secrets key: Decrypt, only with purpose=webhook-signing-secret |
  * | webhookConfig   | Sessions GetItem; Config GetItem, PutItem (4.15 PUT, rotate-secret)     | webhook-secrets key only: Encrypt, only with purpose=webhook-signing-secret |
  *
  * plus, for the groups with a function whose table entry says `idempotency: 'supported'`
@@ -35,6 +36,15 @@ const { refuse } = require('./refusal.cjs');
  * the ACS transactions they start), lifecycle (the acquirer's operations), sandboxAcs (its
  * transactions), sandboxSrc (its sessions, limits and confirmation ledger). Without the sandbox
  * there is no sandbox table and no statement names it.
+ *
+ * plus, for the groups in PROCESSOR_SECRET_GROUPS (payments, paymentsDecrypt, lifecycle,
+ * processorNotifications, webhookDelivery — which asks processors about pending operations:
+ * the functions that act for a merchant's processor), the
+ * `ProcessorSecrets` statement: secretsmanager:GetSecretValue and ssm:GetParameter on the
+ * processor secrets of this stack, by name prefix `<service>/<stage>/processors/`
+ * (processorSecretResources; onboarding refuses an ARN outside it where PROCESSOR_SECRETS_PREFIX
+ * is set). A secret encrypted with a customer-managed KMS key also needs kms:Decrypt in that
+ * key's policy for these roles; the default aws/secretsmanager and aws/ssm keys need nothing.
  *
  * plus, for every role, logs:CreateLogStream / logs:PutLogEvents on its own functions' log
  * groups (the log groups themselves are created by the framework, with retention).
@@ -59,6 +69,28 @@ const { stageSettings } = require('./stage.cjs');
 
 /** The roles the route table may name (lib/http/routes.ts ROLES); dataStatements says what each may do. */
 const ACCESS_GROUPS = Object.freeze([...roles()]);
+
+/** Access groups whose functions read processor credentials or notification keys by ARN (SPEC 4.7). */
+const PROCESSOR_SECRET_GROUPS = Object.freeze(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications', 'webhookDelivery']);
+
+/** The name prefix of this stack's processor secrets (Secrets Manager names, SSM parameter paths without the leading slash). */
+function processorSecretsPrefix(service, stage) {
+  return `${service}/${stage}/processors/`;
+}
+
+/** Secrets Manager secrets and SSM parameters under the prefix, in this stack's account and region. */
+function processorSecretsStatement(service, stage) {
+  const prefix = processorSecretsPrefix(service, stage);
+  return {
+    Sid: 'ProcessorSecrets',
+    Effect: 'Allow',
+    Action: ['secretsmanager:GetSecretValue', 'ssm:GetParameter'],
+    Resource: [
+      sub(`arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${prefix}*`),
+      sub(`arn:\${AWS::Partition}:ssm:\${AWS::Region}:\${AWS::AccountId}:parameter/${prefix}*`),
+    ],
+  };
+}
 
 const KMS_DECRYPT_ALGORITHMS = Object.freeze(['RSAES_OAEP_SHA_256', 'RSAES_OAEP_SHA_1']);
 const PAYLOAD_KEY_LOGICAL_ID = 'PayloadKey';
@@ -186,6 +218,7 @@ function idempotencyStatement() {
  */
 function groupStatements(group, keyResources, extras = {}, { idempotent = false, sandbox = false } = {}) {
   const statements = [...dataStatements(group, keyResources), ...sandboxStatements(group, sandbox), ...extraStatements(group, extras)];
+  if (PROCESSOR_SECRET_GROUPS.includes(group) && extras.service) statements.push(processorSecretsStatement(extras.service, extras.stage));
   return idempotent ? [...statements, idempotencyStatement()] : statements;
 }
 
@@ -259,8 +292,14 @@ function dataStatements(group, keyResources) {
       ];
     case 'lifecycle':
       // Captures, reversals and refunds change the payment item with conditional UpdateItems (the
-      // sandbox acquirer's ledger is in the sandbox table); no KMS at all.
-      return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'UpdateItem'])];
+      // sandbox acquirer's ledger is in the sandbox table), and record where a processor
+      // reference lives (PutItem) before sending it; no KMS at all.
+      return [sessionsRead, dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem'])];
+    case 'processorNotifications':
+      // Adyen's notifications: the merchant by its processor account (Config), the inbox
+      // (PutItem once per notification, UpdateItem when applied, Query/GetItem), and the payment
+      // or operation it settles (GetItem, Query, UpdateItem). No bearer token, no KMS.
+      return [dynamo('ConfigRead', 'ConfigTable', ['GetItem']), dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem'])];
     case 'webhookConfig':
       // 4.15 PUT and rotate-secret: read-check-write of the merchant's webhook item with a
       // version condition (PutItem), and sealing new secrets. They never open one: no Decrypt.
@@ -279,7 +318,8 @@ function dataStatements(group, keyResources) {
     case 'webhookDelivery':
       // The delivery worker: the orders table's stream, its sparse `due` index, draining payment
       // outboxes (GetItem, UpdateItem) into event items (PutItem, UpdateItem); the merchant's
-      // webhook configuration; opening (never sealing) signing secrets.
+      // webhook configuration; opening (never sealing) signing secrets; settling operations a
+      // processor left pending (the order's Query, the payment's UpdateItem).
       return [
         {
           Sid: 'OrdersStream',
@@ -288,7 +328,7 @@ function dataStatements(group, keyResources) {
           Resource: [{ 'Fn::GetAtt': ['OrdersTable', 'StreamArn'] }],
         },
         { Sid: 'DueIndex', Effect: 'Allow', Action: ['dynamodb:Query'], Resource: [sub('${OrdersTable.Arn}/index/due')] },
-        dynamo('Orders', 'OrdersTable', ['GetItem', 'PutItem', 'UpdateItem']),
+        dynamo('Orders', 'OrdersTable', ['GetItem', 'Query', 'PutItem', 'UpdateItem']),
         dynamo('ConfigRead', 'ConfigTable', ['GetItem']),
         webhookSecretsKeyStatement('WebhookSecretOpen', ['Decrypt']),
       ];
@@ -324,7 +364,7 @@ function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
  * data statements, and the idempotency table where one of its functions opts in.
  */
 function roleResources({ service, stage, payloadKeyIds, routeTable, sandbox = false, mastercardApiCredentialsParameterArn }) {
-  const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn) };
+  const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn), service, stage };
   const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
   const idempotent = new Set(idempotencyRoles(routeTable));
   for (const entry of routeTable) roleLogicalId(entry.role); // an unknown role fails here, by name
@@ -396,6 +436,8 @@ module.exports = {
   ACCESS_GROUPS,
   groupStatements,
   SANDBOX_TABLE_ACCESS,
+  PROCESSOR_SECRET_GROUPS,
+  processorSecretsPrefix,
   idempotencyStatement,
   KMS_DECRYPT_ALGORITHMS,
   roleLogicalId,

@@ -9,6 +9,7 @@ import { webhookDeliverer, type WebhookEndpoints } from '../core/webhooks/webhoo
 import { HttpWebhookSender } from '../adapters/webhooks/sender.js';
 import { signingSecrets } from '../core/webhooks/webhook-config.js';
 import { networkConfirmationDeliverer } from './network-confirmations.js';
+import { processorRecoveryDeliverer } from '../core/payments/processor-recovery.js';
 import { webhookConfigDeps } from './webhook-secrets.js';
 import { clock } from './clock.js';
 
@@ -30,6 +31,8 @@ export const webhookDispatchDeps: OutboxWorkerDeps = {
       sender: new HttpWebhookSender(), // SPEC 4.15's 10 s timeout: its default (DEFAULT_TIMEOUT_MS)
     }),
     confirmation: networkConfirmationDeliverer, // Mastercard confirmations (4.3): same outbox, same schedule
+    // Pending processor operations (SPEC 4.16), asked about on the same schedule; loaded on first use.
+    recovery: processorRecoveryDeliverer(async () => (await import('./processor-recovery.js')).recoveryDeps),
   },
   now: clock,
   // A claim outlives the 10 s send and the record that follows it.

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
+import { PROCESSOR_NAMES } from './processor-config.js';
 
 /**
  * The response bodies of SPEC §3–4, as strict schemas. They document the API (OpenAPI is
@@ -9,7 +10,11 @@ import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
 const amount = z.strictObject({ currencyCode: z.string().length(3), value: z.number().int().positive() });
 const isoTime = z.iso.datetime();
 const paymentState = z.enum(['STARTED', 'AUTHORISED', 'CAPTURED', 'AWAIT_3DS', 'FAILED', 'PARTIALLY_CAPTURED', 'REVERSED', 'PARTIALLY_REFUNDED', 'REFUNDED']);
-const failure = z.strictObject({ code: z.string(), reason: z.string() });
+/**
+ * `code`: our decline reason or the service's own code; `reason`: our fixed text for it;
+ * `processorCode`: the processor's raw code (e.g. `adyen:12/51`), never its text (SPEC 4.16).
+ */
+const failure = z.strictObject({ code: z.string(), reason: z.string(), processorCode: z.string().max(64).optional() });
 const operationState = z.enum(['PENDING', 'SUCCEEDED', 'FAILED']);
 const operation = <K extends string>(refName: K) =>
   z.strictObject({ [refName]: z.string(), amount, state: operationState, at: isoTime, failure: failure.optional() } as Record<K, z.ZodString> & {
@@ -51,7 +56,8 @@ export const paymentResource = z.strictObject({
     .string()
     .regex(/^\d{2}$/)
     .optional(),
-  authorization: z.strictObject({ code: z.string(), resultCode: z.string(), at: isoTime }).optional(),
+  /** `code`: the issuer's authorization code, absent when the processor reported none. */
+  authorization: z.strictObject({ code: z.string().optional(), resultCode: z.string(), at: isoTime }).optional(),
   threeDs: z.strictObject({ acsUrl: z.url(), creq: z.string(), transactionId: z.string() }).optional(),
   failure: failure.optional(),
   /** Only when FAILED: whether the order can get a new payment (POST …/orders/{orderRef}/payments). */
@@ -106,6 +112,12 @@ export const merchantConfigResource = z.strictObject({
   /** 4.7: where return and cancel URLs may point (normalised origins). */
   /** Absent for a hosted-session token (the page): only the merchant's side reads the allow-list. */
   redirectOrigins: z.array(z.string()).optional(),
+  /**
+   * 4.7: which processor and account act for the merchant — never where its credentials are.
+   * Absent when none was given (a sandbox merchant then uses the sandbox acquirer) and for a
+   * hosted-session token.
+   */
+  processor: z.strictObject({ name: z.enum(PROCESSOR_NAMES), account: z.string().optional() }).optional(),
 });
 
 export const encryptionKeysResource = z.strictObject({

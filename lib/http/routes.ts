@@ -37,6 +37,7 @@ export const ROLES = [
   'webhookConfig',
   'webhookEvents',
   'webhookDelivery',
+  'processorNotifications',
 ] as const;
 export type Role = (typeof ROLES)[number];
 
@@ -279,6 +280,13 @@ export const routes = {
     dir: 'three-ds-notification',
     role: 'public',
     routes: ['POST /checkout/3ds-notification'],
+  },
+  // Adyen's notification webhook (SPEC 4.16): no bearer token; each item's HMAC is checked with
+  // the merchant's key, and each report is kept once in the merchant's inbox before it is applied.
+  adyenNotifications: {
+    dir: 'adyen-notifications',
+    role: 'processorNotifications',
+    routes: ['POST /processors/adyen/notifications'],
   },
   checkoutPage: {
     dir: 'checkout-page',

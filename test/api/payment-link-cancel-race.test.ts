@@ -122,7 +122,10 @@ describe('a cancelled link takes no money', () => {
       await acquire(payment, lease);
       return { takeover: true };
     });
-    vi.spyOn(authorizer, 'lookup').mockResolvedValueOnce({ approved: true, code: 'A1B2C3', resultCode: '00' });
+    vi.spyOn(authorizer, 'recover').mockResolvedValueOnce({
+      kind: 'known',
+      outcome: { kind: 'approved', processorReference: ids.paymentRef, authorizationCode: 'A1B2C3', resultCode: '00' },
+    });
     const authorize = vi.spyOn(authorizer, 'authorize');
     const paid = await pay(ids, session.token, await checkoutResponse());
     expect(authorize).not.toHaveBeenCalled();

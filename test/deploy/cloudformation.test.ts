@@ -52,7 +52,7 @@ if (missingHandlers.length > 0) {
 
 /** Roles whose functions take no bearer token (so need no Sessions lookup). */
 // Called without a bearer token: the public pages, the sandbox and the webhook worker (stream, schedule).
-const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'payLinkPage', 'webhookDelivery']);
+const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'payLinkPage', 'webhookDelivery', 'processorNotifications']);
 
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
@@ -133,7 +133,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
     for (const fn of allFunctions) {
       const props = functionEntry(fn.name)[1].Properties;
-      const payment = fn.role === 'payments' || fn.role === 'paymentsDecrypt' || fn.role === 'lifecycle';
+      // The notification function settles payments like the lifecycle functions do.
+      const payment = ['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications'].includes(fn.role);
       const worker = fn.role === 'webhookDelivery';
       expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
       expect(props.Timeout, fn.name).toBe(worker ? 60 : payment ? 15 : 6);
@@ -286,6 +287,32 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     }
   });
 
+  it('lets the payment, lifecycle, processor-notification and delivery (recovery) roles read processor secrets, by this stack’s name prefix, and no other role', () => {
+    const readers = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications', 'webhookDelivery']);
+    const prefix = `${SERVICE}/${STAGE}/processors/`;
+    for (const fn of allFunctions) {
+      const onSecrets = statementsOf(roleOf(fn.name)).filter((s) => actionsOf(s).some((a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:')));
+      if (!readers.has(fn.role)) {
+        expect(onSecrets, `${fn.name} (${fn.role})`).toEqual([]);
+        continue;
+      }
+      expect(onSecrets, fn.name).toEqual([
+        {
+          Sid: 'ProcessorSecrets',
+          Effect: 'Allow',
+          Action: ['secretsmanager:GetSecretValue', 'ssm:GetParameter'],
+          Resource: [
+            { 'Fn::Sub': `arn:\${AWS::Partition}:secretsmanager:\${AWS::Region}:\${AWS::AccountId}:secret:${prefix}*` },
+            { 'Fn::Sub': `arn:\${AWS::Partition}:ssm:\${AWS::Region}:\${AWS::AccountId}:parameter/${prefix}*` },
+          ],
+        },
+      ]);
+    }
+    expect(functionsWithAccess('processorNotifications')).toEqual(['adyenNotifications']);
+    // Onboarding refuses a secret outside the prefix, so no merchant can name one the roles cannot read.
+    expect(functionEntry('putMerchantConfig')[1].Properties.Environment.Variables.PROCESSOR_SECRETS_PREFIX).toBe(prefix);
+  });
+
   it('gives the Idempotency-Key table to exactly the roles of functions that opt in, and nothing else on it', () => {
     const groupsOptingIn = new Set(allFunctions.filter((fn) => fn.idempotency === 'supported').map((fn) => fn.role));
     expect([...groupsOptingIn].sort()).toEqual([
@@ -436,14 +463,16 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     expect(JSON.parse(mapping.Properties.FilterCriteria.Filters[0].Pattern)).toEqual({ dynamodb: { NewImage: { dueAt: { N: [{ exists: true }] } } } });
     const rules = ofType('AWS::Events::Rule').filter(([, r]) => JSON.stringify(r.Properties.Targets).includes(fnId));
     expect(rules.map(([, r]) => r.Properties.ScheduleExpression)).toEqual(['rate(1 minute)']);
-    // Its role: the stream, the due index, the orders items, the webhook configuration — no API route.
+    // Its role: the stream, the due index, the orders items (an order's Query to settle what a
+    // processor left pending), the webhook configuration, the processor secrets — no API route.
     const data = statementsOf(roleOf('webhookDelivery')).filter((st) => !actionsOf(st).every((a) => a.startsWith('logs:')));
     expect(data.map((st) => [st.Sid, actionsOf(st).sort()])).toEqual([
       ['OrdersStream', ['dynamodb:describestream', 'dynamodb:getrecords', 'dynamodb:getsharditerator', 'dynamodb:liststreams']],
       ['DueIndex', ['dynamodb:query']],
-      ['Orders', ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:updateitem']],
+      ['Orders', ['dynamodb:getitem', 'dynamodb:putitem', 'dynamodb:query', 'dynamodb:updateitem']],
       ['ConfigRead', ['dynamodb:getitem']],
       ['WebhookSecretOpen', ['kms:decrypt']],
+      ['ProcessorSecrets', ['secretsmanager:getsecretvalue', 'ssm:getparameter']],
     ]);
     expect(ofType('AWS::ApiGatewayV2::Route').some(([, r]) => JSON.stringify(r).includes('WebhookDelivery'))).toBe(false);
   });

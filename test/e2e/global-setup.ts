@@ -16,8 +16,9 @@ import { startFakeNetworks, type FakeNetworks } from './fakes/index.js';
  *
  * Before the service starts, the fake Visa and Mastercard networks (test/e2e/fakes/) start on
  * their own loopback origins; the service is pointed at them (their SDK URLs, their signing
- * keys) and production merchants are authorized by the sandbox acquirer (PRODUCTION_ACQUIRER,
- * a non-production stage's setting). Once it runs, the fakes learn the service's payload key
+ * keys) and production merchants without a real processor are authorized by the sandbox
+ * acquirer (PRODUCTION_ACQUIRER, a non-production stage's setting); `npm start` also runs the
+ * Adyen and Checkout.com fakes with a production demo merchant on each (PROCESSOR_FAKES). Once it runs, the fakes learn the service's payload key
  * from 4.2, as a network learns it when the merchant registers. Their origins reach the
  * scenarios through E2E_FAKE_NETWORKS.
  */
@@ -54,12 +55,16 @@ export async function setup(): Promise<() => Promise<void>> {
     'PAYLOAD_KEY_NETWORK_KIDS',
     'SANDBOX_ACS_BASE_URL',
     'THREE_DS_ACS_ORIGINS',
+    'SECRETS_MANAGER_ENDPOINT',
+    'SSM_ENDPOINT',
+    'PROCESSOR_SECRETS_PREFIX',
   ])
     delete env[name];
   const fakesDir = join(dataDir, 'fake-networks');
   await mkdir(fakesDir, { recursive: true });
   fakes = await startFakeNetworks(fakesDir);
-  Object.assign(env, fakes.env, { PRODUCTION_ACQUIRER: 'sandbox' });
+  // The processor fakes and a production demo merchant on each (infra/local/processor-fakes.ts).
+  Object.assign(env, fakes.env, { PRODUCTION_ACQUIRER: 'sandbox', PROCESSOR_FAKES: '1' });
 
   child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });

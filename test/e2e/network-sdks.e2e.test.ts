@@ -59,6 +59,8 @@ beforeAll(async () => {
       environment: 'production',
       threeDsPolicy: 'risk-based',
       outlets: [merchant.outletId],
+      // The sandbox acquirer, which this stack lets production merchants use (PRODUCTION_ACQUIRER=sandbox).
+      processor: { name: 'sandbox' },
     });
     expect(put.status, `onboard ${network} merchant`).toBeLessThan(300);
   }

@@ -8,6 +8,7 @@ import { logger } from '../../lib/core/ports/logger.js';
 import { modifyPayment } from '../../lib/core/operations/modify-payment.js';
 
 import { OperationNotPerformedError } from '../../lib/core/ports/authorizer.js';
+import { decline } from '../../lib/core/domain/decline.js';
 import { acquirerRecord, aed, authorizedWorld, capture, readOrderAs, refund } from '../support/lifecycle.js';
 import { sessionTokenFor } from '../support/sessions.js';
 import { platformToken, tenantToken } from '../support/tokens.js';
@@ -40,11 +41,14 @@ describe('lifecycle operations under acquirer faults: at most once, nothing lost
     expect(pending.captures).toMatchObject([{ amount: { value: 199 }, state: 'PENDING' }]);
     expect((await capture(w, token, aed(802))).body.code).toBe('AMOUNT_EXCEEDS_AVAILABLE'); // 199 is held
     const modify = vi.spyOn(authorizer, 'modify');
-    const lookup = vi.spyOn(authorizer, 'lookup');
+    const recover = vi.spyOn(authorizer, 'recover');
     const early = await capture(w, token, aed(199), k); // same key, within the window: asked, not re-sent
     expect(early.status).toBe(502);
     expect(modify).not.toHaveBeenCalled();
-    expect(lookup).toHaveBeenCalledWith(pending.captures[0].captureRef, expect.anything());
+    expect(recover).toHaveBeenCalledWith(
+      { operation: 'MODIFY', request: expect.objectContaining({ idempotencyKey: pending.captures[0].captureRef, kind: 'CAPTURE' }) },
+      expect.anything(),
+    );
     expect(await acquirerRecord(pending.captures[0].captureRef)).toBeUndefined();
   });
 
@@ -160,13 +164,13 @@ describe('lifecycle operations under acquirer faults: at most once, nothing lost
 
   it('a declined refund: 201 with the refund FAILED, nothing refunded, the amount refundable again', async () => {
     const w = await authorizedWorld({ action: 'PURCHASE', amount: 500 });
-    vi.spyOn(authorizer, 'modify').mockResolvedValueOnce({ approved: false, declineCode: 'REFUND_NOT_ALLOWED', reason: 'Refused by issuer' });
+    vi.spyOn(authorizer, 'modify').mockResolvedValueOnce({ kind: 'declined', decline: decline('PROCESSOR_REFUSED', 'sandbox:REFUND_NOT_ALLOWED') });
     const declined = await refund(w, token, aed(500));
     expect(declined.status).toBe(201);
     expect(declined.body).toMatchObject({
       state: 'CAPTURED',
       refundedAmount: { value: 0 },
-      refunds: [{ state: 'FAILED', failure: { code: 'REFUND_NOT_ALLOWED' } }],
+      refunds: [{ state: 'FAILED', failure: { code: 'PROCESSOR_REFUSED', reason: 'Refused by the processor', processorCode: 'sandbox:REFUND_NOT_ALLOWED' } }],
     });
     expect((await refund(w, token, aed(500))).body.state).toBe('REFUNDED');
   });

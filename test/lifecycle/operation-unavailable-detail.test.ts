@@ -69,11 +69,11 @@ describe.each(OPERATIONS)('a $noun the acquirer does not settle', ({ noun, world
     expect(modify).toHaveBeenCalledTimes(1);
   });
 
-  it(`the acquirer's lookup does not answer either: 502 naming the earlier ${noun}`, async () => {
+  it(`the acquirer's recovery does not answer either: 502 naming the earlier ${noun}`, async () => {
     const w = await world();
     lifecycleDeps.settings.authorizerTimeoutMs = 100;
     vi.spyOn(authorizer, 'modify').mockImplementation(hang);
-    vi.spyOn(authorizer, 'lookup').mockImplementation(hang);
+    vi.spyOn(authorizer, 'recover').mockImplementation(hang);
     const k = key();
     expect((await send(w, k)).status).toBe(502);
     const again = await send(w, k);

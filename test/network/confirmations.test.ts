@@ -250,6 +250,7 @@ describe('Mastercard confirmations (SPEC 4.3): every outcome reaches the network
       await authorizer.authorize(
         {
           idempotencyKey: world.paymentRef,
+          orderRef: world.orderRef,
           credential: { kind: 'token', number: '5204731600014792', expiryMonth: '08', expiryYear: '2030', cryptogram: 'x' },
           brand: 'MASTERCARD',
           eci: '02',

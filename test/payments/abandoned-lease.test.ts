@@ -69,6 +69,7 @@ describe('a lease whose holder died with its credential is ended, never charged 
       authorizer,
       {
         idempotencyKey: world.paymentRef,
+        orderRef: world.orderRef,
         credential: { kind: 'token', number: '4895370012003478', expiryMonth: '12', expiryYear: '2029', cryptogram: 'x' },
         brand: 'VISA',
         eci: '05',

@@ -51,7 +51,7 @@ describe('an authorization whose answer was lost is asked about (lookup), never 
     acquirerAnswersIntoTheVoid();
     const first = await pay(world, token, await checkoutResponse({ card: 'visa-classic' })); // token …3478
     expect(first.status).toBe(502);
-    expect((await acquirerRecord(world.paymentRef))?.outcome).toMatchObject({ approved: true }); // card …3478 was charged
+    expect((await acquirerRecord(world.paymentRef))?.outcome).toMatchObject({ kind: 'approved' }); // card …3478 was charged
 
     const second = await pay(world, token, await checkoutResponse({ card: 'mastercard-world' })); // token …4792
     expect(authorizerCalls(world.paymentRef)).toBe(1); // the acquirer was asked, not called
@@ -72,7 +72,7 @@ describe('an authorization whose answer was lost is asked about (lookup), never 
     acquirerAnswersIntoTheVoid();
     const first = await completeThreeDs(world, token, cres!);
     expect(first.status).toBe(502);
-    expect((await acquirerRecord(world.paymentRef))?.outcome).toMatchObject({ approved: true });
+    expect((await acquirerRecord(world.paymentRef))?.outcome).toMatchObject({ kind: 'approved' });
     expect((await paymentRepository.get(world.orderRef, world.paymentRef))?.parkedUntil).toBeGreaterThan(Date.now());
 
     await expirePendingThreeDs(world.orderRef, world.paymentRef); // the shopper comes back after the hour

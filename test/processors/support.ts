@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import type { ProcessorAuthorizationRequest, ProcessorModificationRequest, ThreeDsResult } from '../../lib/adapters/processors/port.js';
+import type { AuthorizationRequest, ModificationRequest, ThreeDsAuthentication } from '../../lib/core/ports/authorizer.js';
 
 /** Test network tokens (never real accounts) and a base64 cryptogram, as the SRC payload carries them. */
 export const VISA_TOKEN = '4895370000000010';
@@ -9,10 +9,11 @@ export const MASTERCARD_TOKEN = '5204730000000012';
 export const CRYPTOGRAM = 'AgAAAAAAAIR8CQrXcIhbQAAAAAA=';
 export const CAVV = 'AAABBEg0VhI0VniQEjRWAAAAAAA=';
 
-export function authorization(overrides: Partial<ProcessorAuthorizationRequest> = {}): ProcessorAuthorizationRequest {
+export function authorization(overrides: Partial<AuthorizationRequest> = {}): AuthorizationRequest {
   const brand = overrides.brand ?? 'VISA';
   return {
     idempotencyKey: crypto.randomUUID(),
+    orderRef: crypto.randomUUID(),
     credential: {
       kind: 'token',
       number: brand === 'MASTERCARD' ? MASTERCARD_TOKEN : VISA_TOKEN,
@@ -30,22 +31,23 @@ export function authorization(overrides: Partial<ProcessorAuthorizationRequest> 
 }
 
 export function modification(
-  kind: ProcessorModificationRequest['kind'],
+  kind: ModificationRequest['kind'],
   processorReference: string,
   value: number,
   paymentRef = crypto.randomUUID(),
-): ProcessorModificationRequest {
-  return { idempotencyKey: crypto.randomUUID(), kind, paymentRef, processorReference, amount: { currencyCode: 'AED', value } };
+): ModificationRequest {
+  return { idempotencyKey: crypto.randomUUID(), kind, orderRef: crypto.randomUUID(), paymentRef, processorReference, amount: { currencyCode: 'AED', value } };
 }
 
-export const frictionless: ThreeDsResult = {
+export const frictionless: ThreeDsAuthentication = {
   authenticationValue: CAVV,
   eci: '05',
   dsTransactionId: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
   protocolVersion: '2.2.0',
-  aresTransStatus: 'Y',
+  transStatus: 'Y',
 };
-export const challenged: ThreeDsResult = { ...frictionless, aresTransStatus: 'C', challengeTransStatus: 'Y' };
+/** An attempted authentication (transStatus A, Visa ECI 06). */
+export const attempted: ThreeDsAuthentication = { ...frictionless, eci: '06', transStatus: 'A' };
 
 export const signal = () => new AbortController().signal;
 

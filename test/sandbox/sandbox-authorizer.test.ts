@@ -11,6 +11,7 @@ const acquirer = new SandboxAuthorizer(documentClient, process.env.SANDBOX_TABLE
 const signal = new AbortController().signal;
 const request = (paymentRef: string, value: number) => ({
   idempotencyKey: paymentRef,
+  orderRef: 'o-1',
   credential: { kind: 'token', number: '4895370012003478' } as never,
   brand: 'VISA',
   eci: '05',
@@ -24,7 +25,7 @@ describe('sandbox acquirer record', () => {
     const ref = uniqueRef('p');
     const first = await acquirer.authorize(request(ref, 1000), signal);
     const again = await acquirer.authorize(request(ref, 1051), signal); // would decline if it were new
-    expect(first.approved).toBe(true);
+    expect(first).toMatchObject({ kind: 'approved', processorReference: ref, resultCode: '00' });
     expect(again).toEqual(first);
     expect(await acquirer.operation(ref)).toMatchObject({
       idempotencyKey: ref,
@@ -35,6 +36,7 @@ describe('sandbox acquirer record', () => {
       paymentRef: ref,
       calls: 2,
     });
-    expect(await acquirer.lookup(ref, signal)).toEqual(first);
+    expect(await acquirer.recover({ operation: 'AUTHORIZE', reference: ref }, signal)).toEqual({ kind: 'known', outcome: first });
+    expect(await acquirer.recover({ operation: 'AUTHORIZE', reference: uniqueRef('p') }, signal)).toEqual({ kind: 'absent' });
   });
 });

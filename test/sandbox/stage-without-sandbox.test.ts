@@ -53,7 +53,8 @@ describe('a stage without the sandbox', () => {
   it('has no sandbox acquirer nor sandbox ACS in the payment functions’ wiring', async () => {
     const { sandboxAuthorizer, paymentDeps } = await withoutSandbox<typeof import('../../lib/composition/payments.js')>('../../lib/composition/payments.js');
     expect(sandboxAuthorizer).toBeUndefined();
-    await expect(paymentDeps.authorizers.sandbox.lookup('any', new AbortController().signal)).rejects.toThrow(/serves no sandbox/);
+    const sandbox = await paymentDeps.authorizers.for({ environment: 'sandbox' } as Parameters<typeof paymentDeps.authorizers.for>[0]);
+    await expect(sandbox.recover({ operation: 'AUTHORIZE', reference: 'any' }, new AbortController().signal)).rejects.toThrow(/serves no sandbox/);
     await expect(
       paymentDeps.threeDsServers.sandbox.startChallenge({
         notificationUrl: 'https://pay.test.example/checkout/3ds-notification',

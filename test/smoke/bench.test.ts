@@ -35,6 +35,9 @@ describe('npm run bench', () => {
       expect(result.stdout).toMatch(new RegExp(`^minimal\\s+${level}(\\s+\\d+\\.\\d\\d){4}\\s+\\d+$`, 'm'));
       expect(result.stdout).toMatch(new RegExp(`concurrency\\s+${level}\\s+\\d`));
     }
+    // The processor column: a production merchant on each processor fake, its overhead over the fake's time.
+    for (const path of ['sandbox', 'adyen', 'checkout_com'])
+      for (const level of [1, 2]) expect(result.stdout).toMatch(new RegExp(`^${path}\\s+${level}(\\s+-?\\d+\\.\\d\\d){4}\\s+-?\\d+\\.\\d\\d×$`, 'm'));
     expect(result.stdout.trimEnd().split('\n').at(-1)).toMatch(/^ratio to the minimal floor: p50 c=1 \d+\.\d\d, c=2 \d+\.\d\d$/);
     expect(await allGone(stackPids(result.stdout))).toBe(true);
   });

@@ -2,6 +2,7 @@ import type { OutboxStore } from '../../lib/core/ports/outbox-store.js';
 import type { NetworkClient } from '../../lib/core/ports/network-client.js';
 import type { WebhookSender } from '../../lib/core/ports/webhook-sender.js';
 import { confirmationDeliverer } from '../../lib/core/network/confirmation-deliverer.js';
+import { processorRecoveryDeliverer } from '../../lib/core/payments/processor-recovery.js';
 import { RETRY_DELAYS_MS, type OutboxWorkerDeps } from '../../lib/core/outbox/worker.js';
 import { webhookDeliverer, type WebhookEndpoints } from '../../lib/core/webhooks/webhook-deliverer.js';
 
@@ -22,6 +23,7 @@ export function outboxWorker(options: WorkerOptions): OutboxWorkerDeps {
     deliverers: {
       webhook: webhookDeliverer({ endpoints: options.endpoints, sender: options.sender }),
       confirmation: confirmationDeliverer(options.networkClients ?? {}),
+      recovery: processorRecoveryDeliverer(async () => (await import('../../lib/composition/processor-recovery.js')).recoveryDeps),
     },
     now: options.now ?? Date.now,
     settings: options.settings ?? { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 15_000 },

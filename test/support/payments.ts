@@ -62,11 +62,11 @@ export function authorizerCalls(paymentRef: string): number {
   return authorizeSpy.mock.calls.filter(([request]) => request.idempotencyKey === paymentRef).length;
 }
 
-const lookupSpy = vi.spyOn(authorizer, 'lookup');
+const recoverSpy = vi.spyOn(authorizer, 'recover');
 
-/** How many times the acquirer was asked what it did for this payment (SPEC §3 lookup). */
+/** How many times the acquirer was asked what it did for this payment (SPEC §3 recovery). */
 export function lookupCalls(paymentRef: string): number {
-  return lookupSpy.mock.calls.filter(([key]) => key === paymentRef).length;
+  return recoverSpy.mock.calls.filter(([query]) => query.operation === 'AUTHORIZE' && query.reference === paymentRef).length;
 }
 
 /** A well-formed CRes for the challenge `threeDs` started (from its creq), claiming `transStatus`: what a forger can make. */

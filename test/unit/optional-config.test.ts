@@ -85,7 +85,10 @@ describe('the sandbox table (SANDBOX_TABLE)', () => {
   });
 
   it('wires the sandbox acquirer for sandbox merchants where set, and one that refuses every call where not', async () => {
-    const kinds = (m: any) => ({ sandbox: m.authorizers.sandbox.constructor.name, defined: m.sandboxAuthorizer !== undefined });
+    const kinds = async (m: any) => ({
+      sandbox: (await m.authorizers.for({ environment: 'sandbox' })).constructor.name,
+      defined: m.sandboxAuthorizer !== undefined,
+    });
     expect(await load('../../lib/composition/acquirers.js', kinds, { SANDBOX_TABLE: 'click-to-pay-dev-sandbox', PRODUCTION_ACQUIRER: undefined })).toEqual({
       sandbox: 'SandboxAuthorizer',
       defined: true,
@@ -94,5 +97,43 @@ describe('the sandbox table (SANDBOX_TABLE)', () => {
       sandbox: 'UnconfiguredAuthorizer',
       defined: false,
     });
+  });
+});
+
+describe('processor secrets at onboarding (PROCESSOR_SECRETS_PREFIX, PRODUCTION_ACQUIRER)', () => {
+  const policy = (env: Record<string, string | undefined>) =>
+    load('../../lib/composition/merchants.js', (m) => m.assertProcessorAllowed as (body: unknown) => void, { PROCESSOR_SECRETS_PREFIX: undefined, ...env });
+  const adyen = (credentialsArn: string, notificationHmacKeyArn: string) => ({
+    environment: 'production',
+    processor: { name: 'adyen', account: 'ShopECOM', credentialsArn, notificationHmacKeyArn },
+  });
+  const inside = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:click-to-pay/prod/processors/shop-AbCdEf';
+  const insideParameter = 'arn:aws:ssm:eu-west-1:123456789012:parameter/click-to-pay/prod/processors/shop-hmac';
+  const outside = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:other-team/shop-AbCdEf';
+
+  it('accepts only secrets under the prefix the payment roles may read, naming the field otherwise', async () => {
+    const assert = await policy({ PROCESSOR_SECRETS_PREFIX: 'click-to-pay/prod/processors/' });
+    expect(() => assert(adyen(inside, insideParameter))).not.toThrow();
+    const refused = (() => {
+      try {
+        assert(adyen(outside, insideParameter));
+      } catch (error) {
+        return error as { errors: { path: string }[] };
+      }
+    })();
+    expect(refused?.errors.map((e) => e.path)).toEqual(['processor.credentialsArn']);
+  });
+
+  it('without a prefix (tests, tools) any ARN passes', async () => {
+    const assert = await policy({});
+    expect(() => assert(adyen(outside, outside))).not.toThrow();
+  });
+
+  it('lets a production merchant name the sandbox acquirer only where PRODUCTION_ACQUIRER=sandbox', async () => {
+    const body = { environment: 'production', processor: { name: 'sandbox' } };
+    const refused = await policy({ PRODUCTION_ACQUIRER: undefined });
+    expect(() => refused(body)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+    const allowed = await policy({ PRODUCTION_ACQUIRER: 'sandbox' });
+    expect(() => allowed(body)).not.toThrow();
   });
 });

@@ -9,6 +9,7 @@ const platformKey = { pk: 'PLATFORM', sk: 'PAYMENT_METHODS' };
 const tenantKey = (tenantRef: string) => ({ pk: `TENANT#${tenantRef}`, sk: 'PAYMENT_METHODS' });
 const merchantKey = (merchantRef: string) => ({ pk: `MERCHANT#${merchantRef}`, sk: 'VCTP' });
 const outletKey = (outletId: string) => ({ pk: `OUTLET#${outletId}`, sk: 'OUTLET' });
+const processorAccountKey = (processor: string, account: string) => ({ pk: `PROCESSOR_ACCOUNT#${processor}#${account}`, sk: 'MERCHANT' });
 
 /** Platform, tenant, merchant and outlet records: one table, one item per record. */
 export class ConfigRepository implements ConfigStore {
@@ -89,6 +90,42 @@ export class ConfigRepository implements ConfigStore {
       );
     } catch (error) {
       if (!(error instanceof StoreConflictError)) throw error; // already gone or reassigned: nothing to release
+    }
+  }
+
+  /** Claims a processor account for a merchant; StoreConflictError when another merchant holds it. */
+  async claimProcessorAccount(processor: string, account: string, merchantRef: string): Promise<void> {
+    await dynamo(() =>
+      this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...processorAccountKey(processor, account), processor, account, merchantRef },
+          ConditionExpression: 'attribute_not_exists(pk) OR merchantRef = :merchant',
+          ExpressionAttributeValues: { ':merchant': merchantRef },
+        }),
+      ),
+    );
+  }
+
+  async processorAccountOwner(processor: string, account: string, options: ReadOptions = {}): Promise<string | undefined> {
+    return (await this.get<{ merchantRef: string }>(processorAccountKey(processor, account), options))?.merchantRef;
+  }
+
+  /** Releases a processor account, only if it still belongs to this merchant. */
+  async releaseProcessorAccount(processor: string, account: string, merchantRef: string): Promise<void> {
+    try {
+      await dynamo(() =>
+        this.client.send(
+          new DeleteCommand({
+            TableName: this.table,
+            Key: processorAccountKey(processor, account),
+            ConditionExpression: 'merchantRef = :merchant',
+            ExpressionAttributeValues: { ':merchant': merchantRef },
+          }),
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof StoreConflictError)) throw error; // already released or claimed by another
     }
   }
 

@@ -2,6 +2,7 @@ import { StoreConflictError } from '../../core/ports/store-conflict.js';
 import { GetCommand, PutCommand, QueryCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import type { EventType, OutboxEvent } from '../../core/events/payment-event.js';
 import type { OutboxConfirmation } from '../../core/network/confirmation.js';
+import type { OutboxRecovery } from '../../core/payments/recovery-entry.js';
 import type { OutboxEntry } from '../../core/ports/outbox.js';
 import type {
   DeliveryAttempt,
@@ -13,7 +14,7 @@ import type {
   OutboxStore,
   StoredEvent,
 } from '../../core/ports/outbox-store.js';
-import { confirmationKey, dueItemOf, EVENT_SK_PREFIX } from './due-items.js';
+import { confirmationKey, dueItemOf, EVENT_SK_PREFIX, recoveryKey } from './due-items.js';
 import { dynamo } from './dynamo.js';
 import { ALL_DUE_SHARDS, DUE_INDEX, dueShard } from './outbox.js';
 
@@ -75,6 +76,11 @@ export class EventRepository implements OutboxStore, MerchantEventStore {
   /** Stores a network confirmation once, due now, beside the merchant's events. */
   putConfirmation(confirmation: OutboxConfirmation, now: number): Promise<DueRef> {
     return this.putDelivery(confirmationKey(confirmation.merchantRef, confirmation.id), { ...confirmation }, now);
+  }
+
+  /** Stores a processor recovery once, due now (lib/core/payments/recovery-entry.ts). */
+  putRecovery(recovery: OutboxRecovery, now: number): Promise<DueRef> {
+    return this.putDelivery(recoveryKey(recovery.merchantRef, recovery.id), { ...recovery }, now);
   }
 
   private async putDelivery(key: DueRef, fields: Record<string, unknown>, now: number): Promise<DueRef> {

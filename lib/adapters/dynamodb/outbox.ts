@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { OutboxEvent } from '../../core/events/payment-event.js';
 import type { OutboxConfirmation } from '../../core/network/confirmation.js';
+import type { OutboxRecovery } from '../../core/payments/recovery-entry.js';
 
-/** What an outbox holds: the merchant's webhook events and the card network's confirmations. */
-export type OutboxEntry = OutboxEvent | OutboxConfirmation;
+/** What an outbox holds: the merchant's webhook events, the card network's confirmations, processor recoveries. */
+export type OutboxEntry = OutboxEvent | OutboxConfirmation | OutboxRecovery;
 
 /**
  * The transactional outbox without transactions (SPEC §4.15): the write that changes a payment

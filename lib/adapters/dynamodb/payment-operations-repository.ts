@@ -1,5 +1,5 @@
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
-import type { OperationClaim } from '../../core/ports/payment-operations-store.js';
+import type { OperationClaim, RevertedTotals } from '../../core/ports/payment-operations-store.js';
 import {
   NOT_PERFORMED,
   OPERATION_STARTS_FROM,
@@ -163,6 +163,90 @@ export class PaymentOperationsRepository implements PaymentOperationsStore {
             ':state': totals.state,
             ':captured': totals.capturedAmount,
             ':refunded': totals.refundedAmount,
+            ':refundable': totals.refundable,
+            ':version': seen.version,
+            ':one': 1,
+            ...outbox.values,
+          },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    );
+    return stripItem<Payment>(Attributes!);
+  }
+
+  /**
+   * The processor acknowledged the operation as `operation` is (same generation): it has it and
+   * decides later. Its reference for it is kept, the operation stays PENDING, and its recovery
+   * (`events`) joins the outbox in the same write, so the worker asks until it is settled.
+   */
+  async acknowledge(
+    seen: Payment,
+    ref: string,
+    operation: PaymentOperation,
+    processorReference: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment> {
+    const generation = sameGeneration(operation);
+    const k = key(seen);
+    const outbox = appendToOutbox(k.pk, events, now);
+    const { Attributes } = await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: k,
+          UpdateExpression: `SET ${['operations.#ref.processorReference = :processorReference', 'version = version + :one', ...outbox.set].join(', ')}`,
+          ConditionExpression: `operations.#ref.#opState = :pending AND ${generation.condition}`,
+          ExpressionAttributeNames: { '#ref': ref, '#opState': 'state' },
+          ExpressionAttributeValues: { ...generation.values, ':processorReference': processorReference, ':pending': 'PENDING', ':one': 1, ...outbox.values },
+          ReturnValues: 'ALL_NEW',
+          ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+        }),
+      ),
+    );
+    return stripItem<Payment>(Attributes!);
+  }
+
+  /**
+   * A capture or refund the processor reported as failed after it had succeeded (Adyen's
+   * CAPTURE_FAILED / REFUND_FAILED): FAILED, the totals and state as `totals` says, and the
+   * events — only over the version `seen`, while the operation is still SUCCEEDED.
+   */
+  async revert(
+    seen: Payment,
+    ref: string,
+    totals: RevertedTotals,
+    failure: PaymentFailure,
+    settledAt: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment> {
+    const k = key(seen);
+    const outbox = appendToOutbox(k.pk, events, now);
+    const { Attributes } = await dynamo(() =>
+      this.client.send(
+        new UpdateCommand({
+          TableName: this.table,
+          Key: k,
+          UpdateExpression: `SET ${[
+            'operations.#ref.#opState = :failed, operations.#ref.failure = :failure, operations.#ref.settledAt = :settledAt, #state = :state',
+            'capturedAmount = :captured, refundedAmount = :refunded, capturable = :capturable, refundable = :refundable',
+            'version = version + :one, updatedAt = :settledAt',
+            ...outbox.set,
+          ].join(', ')}`,
+          ConditionExpression: 'version = :version AND operations.#ref.#opState = :succeeded',
+          ExpressionAttributeNames: { '#ref': ref, '#opState': 'state', '#state': 'state' },
+          ExpressionAttributeValues: {
+            ':failed': 'FAILED',
+            ':succeeded': 'SUCCEEDED',
+            ':failure': failure,
+            ':settledAt': settledAt,
+            ':state': totals.state,
+            ':captured': totals.capturedAmount,
+            ':refunded': totals.refundedAmount,
+            ':capturable': totals.capturable,
             ':refundable': totals.refundable,
             ':version': seen.version,
             ':one': 1,

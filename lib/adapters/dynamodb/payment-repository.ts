@@ -157,13 +157,30 @@ export class PaymentRepository implements PaymentStore {
    * ask the acquirer's `lookup`, and no new authorization is sent before `parkedUntil`, when
    * a request still in flight can no longer land.
    */
-  async park(payment: Pick<Payment, 'orderRef' | 'paymentRef'>, leaseId: string, now: number, parkedUntil: number): Promise<void> {
+  async park(
+    payment: Pick<Payment, 'orderRef' | 'paymentRef'>,
+    leaseId: string,
+    now: number,
+    parkedUntil: number,
+    processorReference?: string,
+    events: readonly OutboxEntry[] = [],
+  ): Promise<void> {
+    const k = key(payment.orderRef, payment.paymentRef);
+    const outbox = appendToOutbox(k.pk, events, now);
+    const sets = [
+      'leaseUntil = :now',
+      'parkedUntil = :parked',
+      'version = version + :one',
+      'updatedAt = :at',
+      ...(processorReference ? ['processorReference = :ref'] : []),
+      ...outbox.set,
+    ];
     await dynamo(() =>
       this.client.send(
         new UpdateCommand({
           TableName: this.table,
-          Key: key(payment.orderRef, payment.paymentRef),
-          UpdateExpression: 'SET leaseUntil = :now, parkedUntil = :parked, version = version + :one, updatedAt = :at',
+          Key: k,
+          UpdateExpression: `SET ${sets.join(', ')}`,
           ConditionExpression: '#state = :processing AND leaseId = :leaseId',
           ExpressionAttributeNames: { '#state': 'state' },
           ExpressionAttributeValues: {
@@ -173,6 +190,8 @@ export class PaymentRepository implements PaymentStore {
             ':leaseId': leaseId,
             ':one': 1,
             ':at': new Date(now).toISOString(),
+            ...(processorReference ? { ':ref': processorReference } : {}),
+            ...outbox.values,
           },
         }),
       ),

@@ -50,6 +50,24 @@ export class MemoryConfigStore implements ConfigStore {
     this.tables.outlets.set(outlet.outletId, copy(outlet));
   }
 
+  /** A processor account belongs to one merchant: claimed only if free or already this merchant's. */
+  async claimProcessorAccount(processor: string, account: string, merchantRef: string): Promise<void> {
+    const key = `${processor}\n${account}`;
+    const owner = this.tables.processorAccounts.get(key);
+    if (owner !== undefined && owner !== merchantRef) throw conflict({ processor, account, merchantRef: owner });
+    this.tables.processorAccounts.set(key, merchantRef);
+  }
+
+  async processorAccountOwner(processor: string, account: string): Promise<string | undefined> {
+    return this.tables.processorAccounts.get(`${processor}\n${account}`);
+  }
+
+  /** Releases a processor account only if it still belongs to this merchant. */
+  async releaseProcessorAccount(processor: string, account: string, merchantRef: string): Promise<void> {
+    const key = `${processor}\n${account}`;
+    if (this.tables.processorAccounts.get(key) === merchantRef) this.tables.processorAccounts.delete(key);
+  }
+
   /** Releases an outlet only if it still belongs to this merchant; gone or reassigned: nothing to do. */
   async deleteOutlet(outletId: string, merchantRef: string): Promise<void> {
     if (this.tables.outlets.get(outletId)?.merchantRef === merchantRef) this.tables.outlets.delete(outletId);

@@ -1,5 +1,6 @@
 import type { EventType, OutboxEvent } from '../../core/events/payment-event.js';
 import type { OutboxConfirmation } from '../../core/network/confirmation.js';
+import type { OutboxRecovery } from '../../core/payments/recovery-entry.js';
 import type { OutboxEntry } from '../../core/ports/outbox.js';
 import type {
   DeliveryAttempt,
@@ -23,6 +24,7 @@ const DUE_SHARDS = 8;
 
 const eventRef = (merchantRef: string, eventId: string): DueRef => ({ pk: `events/${merchantRef}`, sk: `event/${eventId}` });
 const confirmationRef = (merchantRef: string, id: string): DueRef => ({ pk: `confirmations/${merchantRef}`, sk: `confirmation/${id}` });
+const recoveryRef = (merchantRef: string, id: string): DueRef => ({ pk: `recoveries/${merchantRef}`, sk: `recovery/${id}` });
 
 /**
  * The outbox and the deliveries in memory, with the DynamoDB store's conditions
@@ -69,6 +71,10 @@ export class MemoryOutboxStore implements OutboxStore, MerchantEventStore {
 
   async putConfirmation(confirmation: OutboxConfirmation, now: number): Promise<DueRef> {
     return this.putDelivery('confirmation', confirmationRef(confirmation.merchantRef, confirmation.id), confirmation, now);
+  }
+
+  async putRecovery(recovery: OutboxRecovery, now: number): Promise<DueRef> {
+    return this.putDelivery('recovery', recoveryRef(recovery.merchantRef, recovery.id), recovery, now);
   }
 
   async claim(ref: DueRef, now: number, until: number): Promise<StoredDelivery | undefined> {

@@ -1,7 +1,7 @@
 import { NOT_PERFORMED, OPERATION_STARTS_FROM, type Payment, type PaymentFailure, type PaymentOperation } from '../../core/domain/payment.js';
 import { DependencyUnavailableError } from '../../core/errors.js';
 import type { OutboxEntry } from '../../core/ports/outbox.js';
-import type { OperationClaim, PaymentOperationsStore, SettledTotals } from '../../core/ports/payment-operations-store.js';
+import type { OperationClaim, PaymentOperationsStore, RevertedTotals, SettledTotals } from '../../core/ports/payment-operations-store.js';
 import { appendToOutbox, MAX_UNDRAINED_EVENTS } from './outbox-append.js';
 import { conflict, copy, paymentKey, type MemoryTables, type PaymentRecord } from './tables.js';
 
@@ -15,7 +15,9 @@ type PaymentKey = Pick<Payment, 'orderRef' | 'paymentRef'>;
  *   NOT_PERFORMED generation seen — and the outbox has room; the total is decremented at once;
  * - `claim` and `fail`: only over the generation seen (the same `attemptId` and `sentBy`, or
  *   still none of each) while the operation is PENDING;
- * - `succeed`: only over the version seen, while the operation is PENDING.
+ * - `succeed`: only over the version seen, while the operation is PENDING;
+ * - `acknowledge`: over the generation seen while the operation is PENDING (it stays so);
+ * - `revert`: only over the version seen, while the operation is SUCCEEDED.
  */
 export class MemoryPaymentOperationsStore implements PaymentOperationsStore {
   constructor(private readonly tables: MemoryTables) {}
@@ -59,6 +61,49 @@ export class MemoryPaymentOperationsStore implements PaymentOperationsStore {
       state: totals.state,
       capturedAmount: totals.capturedAmount,
       refundedAmount: totals.refundedAmount,
+      refundable: totals.refundable,
+      version: record.payment.version + 1,
+      updatedAt: settledAt,
+    });
+    appendToOutbox(record, events, now);
+    return copy(record.payment);
+  }
+
+  async acknowledge(
+    seen: Payment,
+    ref: string,
+    operation: PaymentOperation,
+    processorReference: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment> {
+    const record = this.tables.payments.get(paymentKey(seen.orderRef, seen.paymentRef));
+    const current = record?.payment.operations?.[ref];
+    if (!record || current?.state !== 'PENDING' || !sameGeneration(current, operation)) throw conflict(record?.payment);
+    current.processorReference = processorReference;
+    record.payment.version += 1;
+    appendToOutbox(record, events, now);
+    return copy(record.payment);
+  }
+
+  async revert(
+    seen: Payment,
+    ref: string,
+    totals: RevertedTotals,
+    failure: PaymentFailure,
+    settledAt: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment> {
+    const record = this.tables.payments.get(paymentKey(seen.orderRef, seen.paymentRef));
+    const current = record?.payment.operations?.[ref];
+    if (!record || record.payment.version !== seen.version || current?.state !== 'SUCCEEDED') throw conflict(record?.payment);
+    Object.assign(current, { state: 'FAILED', failure: copy(failure), settledAt });
+    Object.assign(record.payment, {
+      state: totals.state,
+      capturedAmount: totals.capturedAmount,
+      refundedAmount: totals.refundedAmount,
+      capturable: totals.capturable,
       refundable: totals.refundable,
       version: record.payment.version + 1,
       updatedAt: settledAt,

@@ -30,6 +30,8 @@ export class MemoryTables {
   readonly tenantMethods = new Map<string, PaymentMethodsConfig & { tenantRef: string }>();
   readonly merchants = new Map<string, MerchantConfig>();
   readonly outlets = new Map<string, Outlet>();
+  /** Processor accounts (`name\naccount`) → the merchant that holds each. */
+  readonly processorAccounts = new Map<string, string>();
   readonly webhookConfigs = new Map<string, WebhookConfig>();
   /** Webhook events and network confirmations, by `refKey` of their DueRef. */
   readonly deliveries = new Map<string, DeliveryRecord>();

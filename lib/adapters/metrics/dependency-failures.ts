@@ -1,6 +1,6 @@
 import { METRIC, metrics } from '../../core/ports/metrics.js';
 
-export type Dependency = 'dynamodb' | 'kms';
+export type Dependency = 'dynamodb' | 'kms' | 'secretsmanager' | 'ssm';
 export type FailureReason = 'throttled' | 'timeout' | 'unavailable';
 
 /** SDK error names that mean "too many requests" (DynamoDB and KMS; the SDK's own retry gave up). */

@@ -1,7 +1,15 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { GetCommand, UpdateCommand, type DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
 import { dynamo, epochSeconds, nowIso } from '../dynamodb/dynamo.js';
-import type { AuthorizationOutcome, AuthorizationRequest, Authorizer, ModificationRequest } from '../../core/ports/authorizer.js';
+import type {
+  AuthorizationOutcome,
+  AuthorizationRequest,
+  Authorizer,
+  ModificationRequest,
+  RecoveryAnswer,
+  RecoveryQuery,
+} from '../../core/ports/authorizer.js';
+import { decline, type DeclineReason } from '../../core/domain/decline.js';
 
 /** What the sandbox acquirer keeps per operation: never card data, only what it decided. */
 export interface SandboxOperation {
@@ -24,9 +32,12 @@ const RETENTION_SECONDS = 90 * 24 * 3600;
  *   amount ending 51 → INSUFFICIENT_FUNDS; ending 05 → DO_NOT_HONOUR;
  *   token/PAN ending 0002 → CARD_EXPIRED; amount ending 99 → never answers (timeout).
  * Captures, reversals and refunds are approved, except an amount ending 99 (never answers).
- * Like a real acquirer it keeps its operations (in DynamoDB, so `lookup` works across
- * Lambda instances and restarts: the sandbox's own table, never the product's), answers a repeated idempotency key with the first
- * outcome, and counts every call so "at most once" can be checked from outside.
+ * Like a real acquirer it keeps its operations (in DynamoDB, so `recover` works across
+ * Lambda instances and restarts: the sandbox's own table, never the product's), answers a
+ * repeated idempotency key with the first outcome, and counts every call so "at most once" can
+ * be checked from outside. It answers at once (never `pending`), and recovers by reference: its
+ * own reference of an operation is the idempotency key it was sent under. Declines carry a
+ * `sandbox:` processor code.
  */
 export class SandboxAuthorizer implements Authorizer {
   constructor(
@@ -47,9 +58,10 @@ export class SandboxAuthorizer implements Authorizer {
   async modify(request: ModificationRequest, signal: AbortSignal): Promise<AuthorizationOutcome> {
     if (endsIn(request.amount.value, '99')) return hang(signal);
     const authorization = await this.operation(request.paymentRef, signal);
-    const outcome: AuthorizationOutcome = authorization?.outcome.approved
-      ? { approved: true, code: referenceOf(request.idempotencyKey), resultCode: '00' }
-      : { approved: false, declineCode: 'NO_AUTHORIZATION', reason: 'No approved authorization to act on' };
+    const outcome: AuthorizationOutcome =
+      authorization?.outcome.kind === 'approved'
+        ? approved(request.idempotencyKey)
+        : { kind: 'declined', decline: decline('NO_AUTHORIZATION', 'sandbox:NO_AUTHORIZATION') };
     return this.record(
       request.idempotencyKey,
       { operation: request.kind, outcome, amount: request.amount, brand: authorization?.brand ?? 'UNKNOWN', paymentRef: request.paymentRef },
@@ -88,8 +100,11 @@ export class SandboxAuthorizer implements Authorizer {
     return (Attributes!.first as FirstCall).outcome; // the first outcome, also for a repeat
   }
 
-  async lookup(idempotencyKey: string, signal: AbortSignal): Promise<AuthorizationOutcome | undefined> {
-    return (await this.operation(idempotencyKey, signal))?.outcome;
+  /** By reference (the idempotency key): what it did, or absent when it never performed it. */
+  async recover(query: RecoveryQuery, signal: AbortSignal): Promise<RecoveryAnswer> {
+    const key = query.operation === 'AUTHORIZE' ? query.reference : query.request.idempotencyKey;
+    const known = await this.operation(key, signal);
+    return known ? { kind: 'known', outcome: known.outcome } : { kind: 'absent' };
   }
 
   /** The acquirer's record of one operation, for tests and operators (undefined: never performed). */
@@ -104,14 +119,30 @@ export class SandboxAuthorizer implements Authorizer {
 
 type FirstCall = Omit<SandboxOperation, 'idempotencyKey' | 'calls'>;
 
+/** The sandbox's raw codes: the ISO 8583 response code a real issuer would have sent. */
+const SANDBOX_CODES: Partial<Record<DeclineReason, string>> = { INSUFFICIENT_FUNDS: '51', DO_NOT_HONOUR: '05', CARD_EXPIRED: '54' };
+
+function sandboxDecline(code: string): ReturnType<typeof decline> {
+  const reason = (code in SANDBOX_CODES || code === 'NO_AUTHORIZATION' ? code : 'PROCESSOR_REFUSED') as DeclineReason;
+  return decline(reason, `sandbox:${SANDBOX_CODES[reason] ?? code}`);
+}
+
 function decide(request: AuthorizationRequest): AuthorizationOutcome | 'no-answer' {
   const value = request.amount.value;
   if (endsIn(value, '99')) return 'no-answer';
-  if (endsIn(value, '51')) return { approved: false, declineCode: 'INSUFFICIENT_FUNDS', reason: 'Insufficient funds' };
-  if (endsIn(value, '05')) return { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' };
-  if (request.credential.number.endsWith('0002')) return { approved: false, declineCode: 'CARD_EXPIRED', reason: 'Card expired' };
-  return { approved: true, code: referenceOf(request.idempotencyKey), resultCode: '00' };
+  if (endsIn(value, '51')) return { kind: 'declined', decline: sandboxDecline('INSUFFICIENT_FUNDS') };
+  if (endsIn(value, '05')) return { kind: 'declined', decline: sandboxDecline('DO_NOT_HONOUR') };
+  if (request.credential.number.endsWith('0002')) return { kind: 'declined', decline: sandboxDecline('CARD_EXPIRED') };
+  return approved(request.idempotencyKey);
 }
+
+/** Its own reference of an operation is the key it was sent under; the code is derived from it. */
+const approved = (idempotencyKey: string): AuthorizationOutcome => ({
+  kind: 'approved',
+  processorReference: idempotencyKey,
+  authorizationCode: referenceOf(idempotencyKey),
+  resultCode: '00',
+});
 
 const endsIn = (value: number, digits: string) => String(value).padStart(2, '0').endsWith(digits);
 const referenceOf = (idempotencyKey: string) => createHash('sha256').update(idempotencyKey).digest('hex').slice(0, 6).toUpperCase();

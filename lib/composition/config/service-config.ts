@@ -10,6 +10,9 @@ const schema = z.object({
   IDEMPOTENCY_TABLE: z.string().min(3).default('clicktopay-idempotency'),
   DYNAMODB_ENDPOINT: urlString.optional(),
   KMS_ENDPOINT: urlString.optional(),
+  /** Set only locally: where Secrets Manager and SSM are answered (the local KMS server answers both). */
+  SECRETS_MANAGER_ENDPOINT: urlString.optional(),
+  SSM_ENDPOINT: urlString.optional(),
   AWS_REGION: z.string().min(1).default('us-east-1'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error']).default('info'),
   /** Public origin of the API and the hosted page; when unset it is derived from the request. */

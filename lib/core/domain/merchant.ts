@@ -4,7 +4,22 @@ export const THREE_DS_POLICIES = ['never', 'risk-based', 'always'] as const;
 export type ThreeDsPolicy = (typeof THREE_DS_POLICIES)[number];
 export type MerchantEnvironment = 'sandbox' | 'production';
 
-/** A merchant's Click to Pay onboarding (SPEC 4.7). Not secret: dpaClientId is public. */
+/**
+ * A merchant's processor (SPEC 4.7 `processor`): which one acts for it (`sandbox`, `adyen`,
+ * `checkout_com`: the edge validates the names and shapes, the composition maps a name to its
+ * adapter — the core acts through the authorizer port only), the account at it, and where its
+ * secrets are: ARNs of a Secrets Manager secret or an SSM SecureString parameter, never a secret.
+ */
+export interface MerchantProcessor {
+  name: string;
+  /** Adyen merchant account; Checkout.com processing channel (pc_…). Absent for `sandbox`. */
+  account?: string;
+  credentialsArn?: string;
+  /** Where the processor's notification signing key is (Adyen's HMAC key). */
+  notificationHmacKeyArn?: string;
+}
+
+/** A merchant's Click to Pay onboarding (SPEC 4.7). Not secret: dpaClientId is public, the processor's secrets are ARNs. */
 export interface MerchantConfig {
   merchantRef: string;
   tenantRef: string;
@@ -18,6 +33,12 @@ export interface MerchantConfig {
   outlets: string[];
   /** 4.7: the origins return and cancel URLs may point to, normalised (lib/core/domain/redirect-url.ts). Absent on merchants onboarded before. */
   redirectOrigins?: string[];
+  /**
+   * 4.7: who authorizes, captures, reverses and refunds for it. Required at onboarding for a
+   * production merchant; absent on merchants onboarded before it existed (sandbox merchants: the
+   * sandbox acquirer; production ones: none — every authorization 502, retryable).
+   */
+  processor?: MerchantProcessor;
   updatedAt: string;
 }
 

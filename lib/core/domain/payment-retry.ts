@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { DECLINE_REASONS } from './decline.js';
 import type { Payment } from './payment.js';
 
 /**
@@ -10,16 +11,19 @@ import type { Payment } from './payment.js';
 export const MAX_PAYMENTS_PER_ORDER = 5;
 
 /**
- * Declines another card (or another try) may fix: the card's own limits or state, or a failed
- * or abandoned cardholder authentication. Anything else — lost or stolen card, suspected fraud,
- * "transaction not permitted", a code we do not know — is final: an allow-list, so a new
- * acquirer code is not retryable until someone decides it is (and card testing gets no loop).
+ * Declines another card (or another try) may fix: every `soft` decline reason
+ * (lib/core/domain/decline.ts: the card's own limits or state, the issuer for now, a failed or
+ * abandoned cardholder authentication), plus an expired card — `hard` for that card, but the
+ * next payment is made with another one — and an expired 3DS step-up. Anything else — lost or
+ * stolen card, suspected fraud, "transaction not permitted", a code we do not know — is final:
+ * an allow-list, so a new processor code is not retryable until someone decides it is (and card
+ * testing gets no loop).
  */
 export const RETRYABLE_FAILURE_CODES: ReadonlySet<string> = new Set([
-  'INSUFFICIENT_FUNDS',
-  'DO_NOT_HONOUR',
+  ...Object.entries(DECLINE_REASONS)
+    .filter(([, { retry }]) => retry === 'soft')
+    .map(([reason]) => reason),
   'CARD_EXPIRED',
-  'THREE_DS_FAILED',
   'THREE_DS_EXPIRED',
 ]);
 

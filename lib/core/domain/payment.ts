@@ -57,7 +57,8 @@ export interface SrcCheckoutReference {
 }
 
 export interface Authorization {
-  code: string;
+  /** The issuer's authorization code; absent when the processor reported none. */
+  code?: string;
   resultCode: string;
   at: string;
 }
@@ -69,8 +70,12 @@ export interface ThreeDsChallenge {
 }
 
 export interface PaymentFailure {
+  /** A decline reason (lib/core/domain/decline.ts) or one of the service's own codes. */
   code: string;
+  /** Our fixed text for `code`; never the processor's words. */
   reason: string;
+  /** The processor's raw code, prefixed with its name (`adyen:12/51`, `checkout_com:20051`), for operators. */
+  processorCode?: string;
 }
 
 export type OperationKind = 'CAPTURE' | 'REFUND' | 'REVERSAL';
@@ -117,6 +122,12 @@ export interface PaymentOperation {
   /** When the call was last claimed (ISO). */
   sentAt?: string;
   failure?: PaymentFailure;
+  /**
+   * The processor's own reference for the operation, once it acknowledged it (Adyen's
+   * modification pspReference, Checkout.com's action id): it certainly has the operation, whose
+   * outcome comes later (a notification, or recovery).
+   */
+  processorReference?: string;
 }
 
 export interface Payment {
@@ -147,6 +158,12 @@ export interface Payment {
   leaseMasked?: MaskedPaymentMethod;
   /** While PROCESSING: epoch ms until which an earlier authorization may still reach the acquirer. */
   parkedUntil?: number;
+  /**
+   * The processor's reference of the authorization (Adyen pspReference, Checkout.com pay_…):
+   * captures, reversals and refunds act on it. Set by the final write, or while PROCESSING once
+   * the processor acknowledged a pending authorization (its outcome comes later).
+   */
+  processorReference?: string;
   /** The lease whose final write settled the payment (recognises a retried final write). */
   settledBy?: string;
   /** The credential key that settled it: the same request again gets the outcome, not a 409. */

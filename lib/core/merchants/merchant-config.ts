@@ -21,18 +21,19 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
   const view = await merchantView(deps, await merchantInScope(deps.config, principal, merchantRef));
   if (principal.kind !== 'session') return view;
   // The page (a browser-held session) needs no allow-list: its way back is in its own bootstrap,
-  // and the merchant's other origins (staging, loopback) and outlets are nothing a shopper should read.
-  const { redirectOrigins: _origins, outlets: _outlets, ...forThePage } = view;
+  // and the merchant's other origins (staging, loopback), its outlets and its processor are nothing a shopper should read.
+  const { redirectOrigins: _origins, outlets: _outlets, processor: _processor, ...forThePage } = view;
   return forThePage;
 }
 
 /**
- * 4.7: create or replace a merchant and its outlets. No transactions: outlets are checked
- * first, then each claimed with a conditional write, and only then is the merchant written,
- * so a merchant record never lists an outlet another merchant owns (the loser of two
- * concurrent onboardings of one outlet gives back what it claimed and gets 409, its record
- * unchanged: a token narrowed to that outlet never covers it). Outlets no longer listed are
- * released last. A retry of the same request converges.
+ * 4.7: create or replace a merchant and its outlets. No transactions: outlets and the processor
+ * account are checked first, then each claimed with a conditional write, and only then is the
+ * merchant written, so a merchant record never lists an outlet (or an account) another merchant
+ * owns (the loser of two concurrent onboardings of one outlet gives back what it claimed and
+ * gets 409, its record unchanged: a token narrowed to that outlet never covers it). Outlets and
+ * an account no longer listed are released last. A retry of the same request converges. A
+ * processor account belongs to one merchant: its notifications are matched to the merchant by it.
  */
 export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: string, input: OnboardingInput) {
   // Read-modify-write (outlets released against the previous list): consistent reads.
@@ -44,22 +45,38 @@ export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: str
   if (owners.some((outlet) => outlet && outlet.merchantRef !== merchantRef)) {
     throw new OnboardingConflictError('An outlet in the list belongs to another merchant.');
   }
+  const account = accountOf(input);
+  const accountOwner = account && (await deps.config.processorAccountOwner(account.name, account.account, { consistent: true }));
+  if (accountOwner && accountOwner !== merchantRef) throw new OnboardingConflictError('This processor account belongs to another merchant.');
   const merchant: MerchantConfig = { merchantRef, ...input, updatedAt: new Date(deps.now()).toISOString() };
   const claimedNow = input.outlets.filter((_, index) => owners[index] === undefined);
   try {
+    if (account) await deps.config.claimProcessorAccount(account.name, account.account, merchantRef);
     await Promise.all(input.outlets.map((outletId) => deps.config.putOutlet({ outletId, merchantRef, tenantRef: input.tenantRef })));
     await deps.config.putMerchant(merchant);
   } catch (error) {
     // Give back what this request claimed (a claim that lost changed nothing): never a merchant
     // half-written over another's outlet. A release that fails leaves a claim the retry re-takes.
-    await Promise.all(claimedNow.map((outletId) => deps.config.deleteOutlet(outletId, merchantRef))).catch(() => undefined);
+    const giveBack = claimedNow.map((outletId) => deps.config.deleteOutlet(outletId, merchantRef));
+    if (account && !accountOwner) giveBack.push(deps.config.releaseProcessorAccount(account.name, account.account, merchantRef));
+    await Promise.all(giveBack).catch(() => undefined);
     if (error instanceof StoreConflictError)
       throw new OnboardingConflictError('A concurrent onboarding changed this merchant or its outlets.', { cause: error });
     throw error;
   }
   const released = (previous?.outlets ?? []).filter((outletId) => !input.outlets.includes(outletId));
   await Promise.all(released.map((outletId) => deps.config.deleteOutlet(outletId, merchantRef)));
+  const before = previous && accountOf(previous);
+  if (before && (before.name !== account?.name || before.account !== account.account)) {
+    await deps.config.releaseProcessorAccount(before.name, before.account, merchantRef);
+  }
   return merchantView(deps, merchant);
+}
+
+/** The processor account a merchant holds, if its processor has one. */
+function accountOf(merchant: Pick<MerchantConfig, 'processor'>): { name: string; account: string } | undefined {
+  const processor = merchant.processor;
+  return processor?.account ? { name: processor.name, account: processor.account } : undefined;
 }
 
 async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) {
@@ -80,5 +97,9 @@ async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) 
     // With the outlets, the merchant's side reads back a body 4.7 takes as it is (GET-modify-PUT).
     outlets: merchant.outlets,
     redirectOrigins: merchant.redirectOrigins ?? [],
+    // Which processor and account only: never where its secrets are.
+    ...(merchant.processor
+      ? { processor: { name: merchant.processor.name, ...(merchant.processor.account ? { account: merchant.processor.account } : {}) } }
+      : {}),
   };
 }

@@ -1,8 +1,7 @@
 import type { PaymentRepresentation } from '../ports/representation.js';
 import type { Logger } from '../ports/logger.js';
-import type { MerchantEnvironment } from '../domain/merchant.js';
 
-import type { Authorizer } from '../ports/authorizer.js';
+import type { AuthorizerSource } from '../ports/authorizer.js';
 import type { ConfigStore } from '../ports/config-store.js';
 import type { OrderStore } from '../ports/order-store.js';
 import type { PaymentOperationsStore } from '../ports/payment-operations-store.js';
@@ -14,7 +13,8 @@ export interface LifecycleDeps {
   orders: OrderStore;
   payments: Pick<PaymentStore, 'get'>;
   operations: PaymentOperationsStore;
-  authorizers: Record<MerchantEnvironment, Authorizer>;
+  /** The merchant's acquirer: sandbox merchants never reach a real one, production merchants their own processor. */
+  authorizers: AuthorizerSource;
   settings: {
     authorizerTimeoutMs: number;
     /** After an unanswered call, how long it may still land at the acquirer. */

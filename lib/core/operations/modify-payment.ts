@@ -12,11 +12,11 @@ import {
 } from '../errors.js';
 
 import { orderInScope } from '../orders/order-scope.js';
-import { AcquirerNotReachedError, lookupWithTimeout, modifyWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
+import { AcquirerNotReachedError, modifyWithTimeout, recoverWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
 
 import type { LifecycleDeps, LifecycleFacts } from './deps.js';
 import { earlierOperationInFlight, earlierOperationUnknown, operationNotReached, operationUnanswered } from './operation-unavailable.js';
-import { currentOf, recordFailure, recordOutcome, settleAbandoned } from './settle-operation.js';
+import { currentOf, modificationRequest, recordFailure, recordOutcome, settleAbandoned, settleAcknowledged } from './settle-operation.js';
 import { StoreConflictError } from '../ports/store-conflict.js';
 
 export interface ModificationInput {
@@ -47,10 +47,15 @@ export interface ModificationInput {
  *   stalled at the reservation; the request answered 503 and the write landed later). The
  *   request coming back claims and sends it now. A reservation that races its own request
  *   (still alive between its reserve and its claim) is settled by the claim: one of them calls.
- * - PENDING, claimed: the call may have reached the acquirer. `lookup` is asked; known → its
- *   answer is recorded. Unknown while the call could still land (`inFlightUntil`) → 502 with
- *   Retry-After, nothing sent. Unknown after → it never arrived: claimed again and sent under
- *   the same reference, so even an earlier call that did arrive is deduplicated by the acquirer.
+ * - PENDING, claimed: the call may have reached the acquirer. `recover` is asked; known → its
+ *   answer is recorded. Unknown while the call could still land (`inFlightUntil`), or while the
+ *   processor is still at it → 502 with Retry-After, nothing sent. Absent after → it never
+ *   arrived: claimed again and sent under the same reference, so even an earlier call that did
+ *   arrive is deduplicated by the acquirer.
+ * - PENDING, acknowledged (`processorReference`): the processor has it and decides later (Adyen
+ *   settles every modification by notification, Checkout.com's actions are accepted first): the
+ *   acquirer is asked once whether it has decided; if not, the payment is the answer as it
+ *   stands, the operation PENDING (201) — its report, or a later recovery, settles it.
  * - FAILED NOT_PERFORMED: the service chose not to perform it (the acquirer was certainly not
  *   reached, or another request gave back an abandoned reservation) and the amount is free. It
  *   is reserved again (a new `attemptId`, the same amount) and performed: the Idempotency-Key
@@ -70,7 +75,7 @@ export async function modifyPayment(
   let payment = payments.find((candidate) => candidate.paymentRef === ids.paymentRef);
   if (!payment) throw new NotFoundError();
   const merchant = await deps.config.getMerchant(order.merchantRef);
-  const acquirer = deps.authorizers[merchant?.environment ?? 'production'];
+  const acquirer = await deps.authorizers.for(merchant);
 
   // Operations others left pending past their window are settled first: they hold amounts.
   for (const [ref, op] of Object.entries(payment.operations ?? {})) {
@@ -94,6 +99,7 @@ export async function modifyPayment(
       payment = await reserveAgain(deps, payment, input.ref, operation);
       continue;
     }
+    if (operation.processorReference) return settleAcknowledged(deps, order, acquirer, payment, input.ref, facts);
     if (wasSent(operation)) {
       const asked = await askAcquirer(deps, order, acquirer, payment, input.ref, facts);
       if (asked !== 'never-arrived') {
@@ -118,8 +124,8 @@ const wasSent = (operation: PaymentOperation) => operation.sentBy !== undefined 
 
 /**
  * A claimed operation of this very request: what did the acquirer do under its reference? Known
- * → recorded. Unknown while the call may still land → 502 with Retry-After. Unknown after →
- * 'never-arrived': the caller sends it (again).
+ * → recorded (pending: acknowledged). Not decided yet, or unknown while the call may still land
+ * → 502 with Retry-After. Absent after → 'never-arrived': the caller sends it (again).
  */
 async function askAcquirer(
   deps: LifecycleDeps,
@@ -130,17 +136,22 @@ async function askAcquirer(
   facts: LifecycleFacts,
 ): Promise<Payment | 'never-arrived'> {
   const operation = seen.operations![ref]!;
-  const known = await lookupWithTimeout(acquirer, ref, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
-    throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
-  });
+  const answer = await recoverWithTimeout(acquirer, { operation: 'MODIFY', request: modificationRequest(seen, ref) }, deps.settings.authorizerTimeoutMs).catch(
+    (error: unknown) => {
+      throw error instanceof AuthorizationUnavailableError ? earlierOperationUnknown(operation.kind, { cause: error }) : error;
+    },
+  );
   facts.logger.info('acquirer asked about a pending operation', {
     paymentRef: seen.paymentRef,
     operationRef: ref,
     kind: operation.kind,
-    known: known !== undefined,
+    answer: answer.kind,
   });
-  if (known) return recordOutcome(deps, order, seen, ref, known);
+  if (answer.kind === 'known') return recordOutcome(deps, order, seen, ref, answer.outcome);
   const until = operation.inFlightUntil ?? 0;
+  if (answer.kind !== 'absent') {
+    throw earlierOperationInFlight(operation.kind, { retryAfterMs: Math.max(until - deps.now(), deps.settings.inFlightMs) });
+  }
   if (until > deps.now()) {
     throw earlierOperationInFlight(operation.kind, { retryAfterMs: until - deps.now() });
   }
@@ -178,12 +189,7 @@ async function send(deps: LifecycleDeps, order: Order, acquirer: Authorizer, cla
     amount: operation.amount,
     attemptId: operation.attemptId,
   });
-  const request = {
-    idempotencyKey: ref,
-    kind: operation.kind,
-    paymentRef: claimed.paymentRef,
-    amount: { currencyCode: claimed.amount.currencyCode, value: operation.amount },
-  };
+  const request = modificationRequest(claimed, ref);
   let outcome: AuthorizationOutcome;
   try {
     outcome = await modifyWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs);
@@ -194,7 +200,7 @@ async function send(deps: LifecycleDeps, order: Order, acquirer: Authorizer, cla
       throw operationNotReached(operation.kind, { cause: error });
     }
     if (error instanceof AuthorizationUnavailableError) {
-      // May have landed: stays PENDING; the same reference later asks `lookup` first.
+      // May have landed: stays PENDING; the same reference later asks `recover` first.
       throw operationUnanswered(operation.kind, { cause: error, retryAfterMs: (operation.inFlightUntil ?? deps.now()) - deps.now() });
     }
     throw error;

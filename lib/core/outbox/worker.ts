@@ -1,5 +1,6 @@
 import { remainingMs } from '../deadline.js';
 import { isOutboxConfirmation } from '../network/confirmation.js';
+import { isOutboxRecovery } from '../payments/recovery-entry.js';
 import type { Logger } from '../ports/logger.js';
 import type { OutboxEntry } from '../ports/outbox.js';
 import type { DeliveryAttempt, DeliveryKind, DueItem, DueRef, NextAttempt, OutboxStore, StoredDelivery } from '../ports/outbox-store.js';
@@ -39,7 +40,8 @@ export interface OutboxWorkerDeps {
 }
 
 /** Which deliverer an outbox entry goes to. */
-export const deliveryKindOf = (entry: OutboxEntry): DeliveryKind => (isOutboxConfirmation(entry) ? 'confirmation' : 'webhook');
+export const deliveryKindOf = (entry: OutboxEntry): DeliveryKind =>
+  isOutboxConfirmation(entry) ? 'confirmation' : isOutboxRecovery(entry) ? 'recovery' : 'webhook';
 
 /** One due item, whatever it is: a payment with an outbox to drain, or a delivery to attempt. */
 export async function processDue(deps: OutboxWorkerDeps, item: DueItem, logger: Logger): Promise<DueOutcome[]> {

@@ -5,7 +5,7 @@ import type { Logger } from '../ports/logger.js';
 import type { StandingSource } from '../merchants/standing-cache.js';
 
 import type { MerchantEnvironment } from '../domain/merchant.js';
-import type { Authorizer } from '../ports/authorizer.js';
+import type { AuthorizerSource } from '../ports/authorizer.js';
 import type { ThreeDsServer } from '../ports/three-ds-server.js';
 import type { LinkGuard } from '../links/link-cancellation.js';
 import type { KeyVault } from '../ports/key-vault.js';
@@ -27,8 +27,8 @@ export interface PaymentDeps {
   replay: ReplayStore;
   keys: KeyVault;
   networks: NetworkKeys;
-  /** One acquirer per merchant environment: sandbox merchants never reach a real one, and back. */
-  authorizers: Record<MerchantEnvironment, Authorizer>;
+  /** The merchant's acquirer: sandbox merchants never reach a real one, production merchants their own processor. */
+  authorizers: AuthorizerSource;
   /** Likewise for 3DS: the sandbox ACS for sandbox merchants only. */
   threeDsServers: Record<MerchantEnvironment, ThreeDsServer>;
   settings: {

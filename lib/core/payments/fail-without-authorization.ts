@@ -1,17 +1,22 @@
 import type { Payment } from '../domain/payment.js';
+import { AuthorizationUnavailableError } from '../errors.js';
 
-import { lookupWithTimeout } from '../ports/authorizer.js';
+import { recoverWithTimeout } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
 import { settledOrConflict, takeLease } from './lease.js';
 import type { PaymentContext } from './payment-context.js';
 import { giveBack } from './run-payment.js';
 import { outcomePatch } from './settle.js';
+import { recoveryEntry } from './recovery-entry.js';
 import type { LeaseOrigin } from '../domain/lease-rule.js';
 
 /**
  * Ends a payment as FAILED without calling the authorizer (3DS failed or expired) — unless
- * an earlier attempt may have reached the acquirer: then its recorded outcome wins.
+ * an earlier attempt may have reached the acquirer: then its outcome wins, and while the
+ * acquirer cannot say yet (the earlier request may still land, it is pending, or only its own
+ * later report can tell) the payment stays parked: 502, retry later, never FAILED over an
+ * authorization that may exist.
  */
 export async function failWithoutAuthorization(
   deps: PaymentDeps,
@@ -21,21 +26,38 @@ export async function failWithoutAuthorization(
   facts: RequestFacts,
 ): Promise<Payment> {
   const { payment, order } = ctx;
-  const acquirer = deps.authorizers[ctx.merchant?.environment ?? 'production'];
+  // Before the lease, like runPayment: a merchant whose processor cannot be set up holds nothing.
+  const acquirer = await deps.authorizers.for(ctx.merchant);
   const lease = await takeLease(deps, payment, { from: claim.from, credential: claim.credentialKey });
   if (lease.kind === 'settled') return lease.payment;
   if (lease.kind === 'abandoned') return settledOrConflict(deps, lease.current, claim.credentialKey, deps.now());
   if (lease.taken.takeover) {
-    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) =>
-      giveBack(payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), lease.taken.parkedUntil ?? deps.now()), error, facts),
-    );
-    if (known) {
+    const parkedUntil = lease.taken.parkedUntil ?? deps.now();
+    const acknowledged = lease.taken.leased?.processorReference;
+    const recovery = acknowledged ? [recoveryEntry(order, payment.paymentRef, undefined, deps.now())] : [];
+    const park = (until: number, error: unknown) =>
+      giveBack(payment, () => deps.payments.park(payment, lease.leaseId, deps.now(), until, acknowledged, recovery), error, facts);
+    const answer = await recoverWithTimeout(
+      acquirer,
+      { operation: 'AUTHORIZE', reference: payment.paymentRef, ...(acknowledged ? { acknowledged } : {}) },
+      deps.settings.authorizerTimeoutMs,
+    ).catch((error: unknown) => park(parkedUntil, error));
+    if (answer.kind === 'known' && answer.outcome.kind !== 'pending') {
       facts.logger.info('acquirer outcome recorded instead of a 3DS failure', { paymentRef: payment.paymentRef });
       const patch = {
-        ...outcomePatch(known, order, payment.paymentRef, deps.now()),
+        ...outcomePatch(answer.outcome, order, payment.paymentRef, deps.now()),
         ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}),
       };
       return writeFinal(deps, order, payment, lease.leaseId, patch, claim.credentialKey, lease.taken.leased);
+    }
+    if (answer.kind !== 'absent' || acknowledged !== undefined || parkedUntil > deps.now()) {
+      const until = Math.max(parkedUntil, deps.now() + (answer.kind === 'absent' ? 0 : deps.settings.inFlightMs));
+      return park(
+        until,
+        new AuthorizationUnavailableError('An earlier authorization of this payment may still be decided by the processor; retry after the indicated time.', {
+          retryAfterMs: until - deps.now(),
+        }),
+      );
     }
   }
   const failed = await writeFinal(deps, order, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey, lease.taken.leased);

@@ -11,6 +11,9 @@ import { settledFrom } from './settled-from.js';
 import type { PaymentDeps } from './deps.js';
 import { currentOf, settledOrConflict } from './lease.js';
 
+/** What the final write needs: the store, the clock, how events show a payment, and the lease period (for a 409's Retry-After). */
+export type FinalWriteDeps = Pick<PaymentDeps, 'payments' | 'now' | 'represent'> & { settings: Pick<PaymentDeps['settings'], 'leaseMs'> };
+
 /** How long the final write is retried after the acquirer answered, within the deadline. */
 export const FINAL_WRITE = { budgetMs: 6_000, firstBackoffMs: 100, minRemainingMs: 300 } as const;
 
@@ -24,7 +27,7 @@ export const FINAL_WRITE = { budgetMs: 6_000, firstBackoffMs: 100, minRemainingM
  * expiry asks the acquirer's lookup and records that outcome (never a second authorization).
  */
 export async function writeFinal(
-  deps: PaymentDeps,
+  deps: FinalWriteDeps,
   order: Order,
   payment: Payment,
   leaseId: string,

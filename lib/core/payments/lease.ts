@@ -64,7 +64,7 @@ export async function takeLease(deps: PaymentDeps, payment: Payment, claim: Leas
  * have been in flight can no longer land (`parkedUntil`), and a further lease period has
  * passed without its own credential coming back to finish it.
  */
-function abandonedAt(deps: PaymentDeps, current: Payment): number {
+function abandonedAt(deps: { settings: Pick<PaymentDeps['settings'], 'leaseMs'> }, current: Payment): number {
   return Math.max(current.leaseUntil ?? 0, current.parkedUntil ?? 0) + deps.settings.leaseMs;
 }
 
@@ -83,7 +83,12 @@ export async function currentOf(
  * answer was lost); otherwise 409 — with Retry-After while a lease is live or still bound to
  * another credential.
  */
-export function settledOrConflict(deps: PaymentDeps, current: Payment | undefined, credential: string | undefined, now: number): Payment {
+export function settledOrConflict(
+  deps: { settings: Pick<PaymentDeps['settings'], 'leaseMs'> },
+  current: Payment | undefined,
+  credential: string | undefined,
+  now: number,
+): Payment {
   if (current && credential !== undefined && settledWith(current, credential)) return current;
   if (current?.state !== 'PROCESSING') {
     throw new PaymentStateConflictError('This payment cannot be processed in its current state.');

@@ -1,3 +1,4 @@
+import type { AuthorizationOutcome } from '../ports/authorizer.js';
 import { brandDimension, declineCodeDimension, METRIC, metrics } from '../ports/metrics.js';
 
 /**
@@ -7,14 +8,12 @@ import { brandDimension, declineCodeDimension, METRIC, metrics } from '../ports/
  */
 type Environment = 'sandbox' | 'production';
 
-export type AuthorizationResult = { approved: true } | { approved: false; declineCode: string } | 'failed';
-
-/** An acquirer answer (approved / declined with its code) or no answer at all (failed). */
-export function recordAuthorization(environment: Environment, brand: string | undefined, result: AuthorizationResult): void {
-  const outcome = result === 'failed' ? 'failed' : result.approved ? 'approved' : 'declined';
+/** An acquirer answer (approved / declined with its reason / pending at the processor) or no answer at all (failed). */
+export function recordAuthorization(environment: Environment, brand: string | undefined, result: AuthorizationOutcome | 'failed'): void {
+  const outcome = result === 'failed' ? 'failed' : result.kind;
   metrics.count(METRIC.authorizations, { environment, brand: brandDimension(brand), outcome });
-  if (result !== 'failed' && !result.approved) {
-    metrics.count(METRIC.declines, { environment, declineCode: declineCodeDimension(result.declineCode) });
+  if (result !== 'failed' && result.kind === 'declined') {
+    metrics.count(METRIC.declines, { environment, declineCode: declineCodeDimension(result.decline.reason) });
   }
 }
 

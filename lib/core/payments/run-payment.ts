@@ -2,16 +2,24 @@ import type { PaymentCredential } from '../checkout/payment-data.js';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
 
-import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
+import {
+  AcquirerNotReachedError,
+  authorizeWithTimeout,
+  recoverWithTimeout,
+  type AuthorizationRequest,
+  type Authorizer,
+  type ThreeDsAuthentication,
+} from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
 import { settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
-import { outcomePatch, settleAbandoned } from './settle.js';
+import { outcomePatch, settleAbandoned, type FinalOutcome } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
 import { assertLinkOpenForPayment } from '../links/link-cancellation.js';
 import { THREE_DS_NOTIFICATION_PATH } from '../ports/three-ds-server.js';
 import { recordAuthorization, recordThreeDsStepUp } from './payment-metrics.js';
+import { recoveryEntry } from './recovery-entry.js';
 import type { LeaseOrigin } from '../domain/lease-rule.js';
 import type { LeaseTaken, PendingThreeDs } from '../ports/payment-store.js';
 
@@ -29,21 +37,32 @@ export interface PaymentAttempt {
   srcCheckout?: SrcCheckoutReference;
   /** The encrypted payload to keep if a 3DS step-up happens; absent → no step-up possible. */
   sealedForThreeDs?: () => Promise<Pick<PendingThreeDs, 'jwe' | 'source'>>;
+  /**
+   * The 3DS authentication the payment stepped up with (SPEC 4.17), when it did: the
+   * authorization carries it to the processor's external-3DS fields, and its ECI is the one sent.
+   */
+  threeDs?: ThreeDsAuthentication;
 }
 
 /**
  * SPEC 4.3 steps 8–9, shared by 4.3, 4.4 and 4.10: take the lease, decide on 3DS, call the
- * authorizer with `paymentRef` as idempotency key, write the final state. At most once to
- * the acquirer (SPEC §3):
- * - a failure before the acquirer is called gives the lease back (retryable at once);
- * - a failure after it may have been reached (timeout, lost answer) parks the lease: the same
- *   credential may come back at once, asks `lookup` and records what the acquirer did; no new
+ * authorizer with `paymentRef` as the reference, write the final state. At most once to the
+ * acquirer (SPEC §3, 4.16):
+ * - a failure before the acquirer is called, or one that certainly did not reach it, gives the
+ *   lease back (retryable at once);
+ * - a failure after it may have been reached (timeout, reset, 5xx, lost answer) parks the lease:
+ *   the same credential may come back at once and `recover`s what the acquirer did (by reference,
+ *   or by replaying the very request where that is the processor's documented way); no new
  *   authorization is sent while the first could still land, and no other credential steps in
- *   until the lease is abandoned (then its outcome is recorded, or the payment freed).
+ *   until the lease is abandoned (then its outcome is recorded, or the payment freed);
+ * - a `pending` answer (the processor has it and decides later) parks the lease with the
+ *   processor's reference: neither AUTHORISED nor FAILED, 502 with Retry-After; the processor's
+ *   report (Adyen's notification: settle-from-processor.ts) or a later recovery settles it.
  */
 export async function runPayment(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts): Promise<Payment> {
   const { payment } = ctx;
-  const acquirer = deps.authorizers[ctx.merchant?.environment ?? 'production'];
+  // Before the lease: a merchant whose processor cannot be set up holds nothing (502, retryable).
+  const acquirer = await deps.authorizers.for(ctx.merchant);
   const claim: LeaseClaim = {
     from: attempt.from,
     credential: attempt.credentialKey,
@@ -73,38 +92,114 @@ async function holdAndPay(
 ): Promise<Payment> {
   const { payment, order } = ctx;
   const release = (error: unknown) => giveBack(payment, () => deps.payments.release(payment, leaseId, attempt.from, deps.now()), error, facts);
-  const park = (until: number, error: unknown) => giveBack(payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
-  const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
+  // A park that knows the processor has the authorization also queues its recovery (recovery-entry.ts).
+  const park = (until: number, error: unknown, processorReference?: string) =>
+    giveBack(
+      payment,
+      () =>
+        deps.payments.park(
+          payment,
+          leaseId,
+          deps.now(),
+          until,
+          processorReference,
+          processorReference ? [recoveryEntry(order, payment.paymentRef, undefined, deps.now())] : [],
+        ),
+      error,
+      facts,
+    );
+  const settle = (outcome: FinalOutcome, leased = taken.leased) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, leased);
+  const request: AuthorizationRequest = {
+    idempotencyKey: payment.paymentRef,
+    orderRef: payment.orderRef,
+    credential: attempt.credential,
+    brand: attempt.brand,
+    eci: attempt.threeDs?.eci ?? attempt.eci,
+    amount: payment.amount,
+    capture: order.action === 'PURCHASE',
+    payerIp: facts.payerIp,
+    ...(attempt.threeDs ? { threeDs: attempt.threeDs } : {}),
+  };
+
+  /**
+   * The processor has the authorization and decides later: the lease is parked with its
+   * reference. A report that reached the service while this request held the lease was left for
+   * the holder (settle-from-processor.ts), so the acquirer is asked once more before answering.
+   */
+  const awaitProcessor = async (processorReference: string): Promise<Payment> => {
+    const until = deps.now() + deps.settings.inFlightMs;
+    const wait = new AuthorizationUnavailableError('The processor has not decided this payment yet; retry after the indicated time.', {
+      retryAfterMs: until - deps.now(),
+    });
+    await deps.payments
+      .park(payment, leaseId, deps.now(), until, processorReference, [recoveryEntry(order, payment.paymentRef, undefined, deps.now())])
+      .catch((error: unknown) => {
+        facts.logger.warn('pending payment could not be parked; its lease will expire', { paymentRef: payment.paymentRef, error });
+      });
+    facts.logger.info('authorization pending at the processor', { paymentRef: payment.paymentRef });
+    const again = await recoverWithTimeout(
+      acquirer,
+      { operation: 'AUTHORIZE', reference: payment.paymentRef, acknowledged: processorReference },
+      deps.settings.authorizerTimeoutMs,
+    ).catch(() => undefined);
+    if (again?.kind === 'known' && again.outcome.kind !== 'pending') return settle(again.outcome, undefined);
+    throw wait;
+  };
 
   // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
   // cancel crossing this payment sees it or is seen, and by every holder, takeovers included; a
   // cancel seen is made final first, so it cannot be undone behind this payment's 409. A
-  // takeover checks it only after the acquirer's lookup: the link may have been cancelled while
-  // the earlier attempt was at the acquirer (a cancel whose re-check or undo failed), and what
-  // the acquirer did must be recorded, never given back as STARTED. Only a failed read keeps a
-  // takeover's lease parked.
-  const linkOpen = () =>
-    assertLinkOpenForPayment(deps.links, order, deps.now()).catch((error: unknown) =>
-      taken.takeover && !(error instanceof PaymentStateConflictError) ? park(taken.parkedUntil ?? deps.now(), error) : release(error),
-    );
-
-  if (!taken.takeover) await linkOpen();
-  else {
-    const parkedUntil = taken.parkedUntil ?? deps.now();
-    const known = await lookupWithTimeout(acquirer, payment.paymentRef, deps.settings.authorizerTimeoutMs).catch((error: unknown) => park(parkedUntil, error));
-    facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, known: known !== undefined, parkedUntil: taken.parkedUntil });
-    if (known) return settle(known);
-    if (parkedUntil > deps.now()) {
-      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', {
-        retryAfterMs: parkedUntil - deps.now(),
-      });
-      return park(parkedUntil, wait);
+  // takeover asks the acquirer first: the link may have been cancelled while the earlier attempt
+  // was at the acquirer (a cancel whose re-check or undo failed), and what the acquirer did must
+  // be recorded, never given back as STARTED — but with the link cancelled, the request is not
+  // handed to a recovery that may replay it (a replay can perform it). Only a failed read keeps
+  // a takeover's lease parked.
+  const linkRefusal = async (): Promise<PaymentStateConflictError | undefined> => {
+    try {
+      await assertLinkOpenForPayment(deps.links, order, deps.now());
+      return undefined;
+    } catch (error) {
+      if (error instanceof PaymentStateConflictError) return error;
+      return taken.takeover ? park(taken.parkedUntil ?? deps.now(), error) : release(error);
     }
-    await linkOpen();
+  };
+
+  if (!taken.takeover) {
+    const refused = await linkRefusal();
+    if (refused) return release(refused);
+  } else {
+    const parkedUntil = taken.parkedUntil ?? deps.now();
+    const acknowledged = taken.leased?.processorReference;
+    const refused = await linkRefusal();
+    const answer = await recoverWithTimeout(
+      acquirer,
+      {
+        operation: 'AUTHORIZE',
+        reference: payment.paymentRef,
+        ...(acknowledged ? { acknowledged } : {}),
+        ...(refused ? {} : { request }),
+      },
+      deps.settings.authorizerTimeoutMs,
+    ).catch((error: unknown) => park(parkedUntil, error));
+    facts.logger.info('acquirer asked before authorizing', { paymentRef: payment.paymentRef, answer: answer.kind, parkedUntil: taken.parkedUntil });
+    if (answer.kind === 'known') {
+      if (answer.outcome.kind === 'pending') return awaitProcessor(answer.outcome.processorReference);
+      return settle(answer.outcome);
+    }
+    const stillOpen = answer.kind !== 'absent' || acknowledged !== undefined || parkedUntil > deps.now();
+    if (stillOpen) {
+      const until = Math.max(parkedUntil, deps.now() + (answer.kind === 'absent' ? 0 : deps.settings.inFlightMs));
+      const wait = new AuthorizationUnavailableError('The earlier authorization may still reach the acquirer; retry after the indicated time.', {
+        retryAfterMs: until - deps.now(),
+      });
+      return park(until, wait, acknowledged);
+    }
+    // Absent, and no request could still land: it never arrived.
+    if (refused) return release(refused);
   }
 
   const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';
-  if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
+  if (attempt.sealedForThreeDs && !attempt.threeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
     const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
     facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
     const waiting = await writeFinal(
@@ -120,22 +215,17 @@ async function holdAndPay(
     return waiting;
   }
 
-  facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
-  const request = {
-    idempotencyKey: payment.paymentRef,
-    credential: attempt.credential,
-    brand: attempt.brand,
-    eci: attempt.eci,
-    amount: payment.amount,
-    capture: order.action === 'PURCHASE',
-    payerIp: facts.payerIp,
-  };
+  facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: request.eci, amount: payment.amount });
   const outcome = await authorizeWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
     recordAuthorization(environmentOf(ctx), attempt.brand, 'failed');
     if (error instanceof AcquirerNotReachedError) return release(error);
     const until = deps.now() + deps.settings.inFlightMs;
     return park(until, new AuthorizationUnavailableError(undefined, { cause: error, retryAfterMs: until - deps.now() }));
   });
+  if (outcome.kind === 'pending') {
+    recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
+    return awaitProcessor(outcome.processorReference);
+  }
   return settle(outcome);
 }
 
@@ -173,7 +263,7 @@ async function finishWith(
   ctx: PaymentContext,
   attempt: PaymentAttempt,
   leaseId: string,
-  outcome: AuthorizationOutcome,
+  outcome: FinalOutcome,
   facts: RequestFacts,
   leased: Payment | undefined,
 ): Promise<Payment> {
@@ -189,6 +279,6 @@ async function finishWith(
 const environmentOf = (ctx: PaymentContext) => ctx.merchant?.environment ?? 'production';
 const masked = (attempt: PaymentAttempt) => ({
   paymentMethod: attempt.masked,
-  ...(attempt.eci ? { eci: attempt.eci } : {}),
+  ...((attempt.threeDs?.eci ?? attempt.eci) ? { eci: attempt.threeDs?.eci ?? attempt.eci } : {}),
   ...(attempt.srcCheckout ? { srcCheckout: attempt.srcCheckout } : {}),
 });

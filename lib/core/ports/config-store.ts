@@ -21,4 +21,13 @@ export interface ConfigStore {
   getOutlet(outletId: string, options?: ReadOptions): Promise<Outlet | undefined>;
   putOutlet(outlet: Outlet): Promise<void>;
   deleteOutlet(outletId: string, merchantRef: string): Promise<void>;
+  /**
+   * A processor account belongs to one merchant (its notifications are found by the account):
+   * claims it for `merchantRef`; StoreConflictError when another merchant holds it.
+   */
+  claimProcessorAccount(processor: string, account: string, merchantRef: string): Promise<void>;
+  /** The merchant holding a processor account (eventually consistent unless `consistent`). */
+  processorAccountOwner(processor: string, account: string, options?: ReadOptions): Promise<string | undefined>;
+  /** Releases an account, only if `merchantRef` still holds it. */
+  releaseProcessorAccount(processor: string, account: string, merchantRef: string): Promise<void>;
 }

@@ -1,3 +1,4 @@
+import { DECLINE_REASONS } from '../domain/decline.js';
 /**
  * The metrics port (issue 11 item 3). Use cases and adapters record through `metrics` and
  * never import Powertools: the EMF adapter (emf-recorder.ts) sits behind it and is flushed
@@ -43,16 +44,12 @@ export interface MetricsRecorder {
   flush(): void;
 }
 
-/** Decline codes that may become a dimension value (the sandbox acquirer's and our own). */
-export const DECLINE_CODES = new Set([
-  'INSUFFICIENT_FUNDS',
-  'DO_NOT_HONOUR',
-  'CARD_EXPIRED',
-  'NO_AUTHORIZATION',
-  'NOT_PERFORMED',
-  'THREE_DS_FAILED',
-  'THREE_DS_EXPIRED',
-]);
+/**
+ * Decline codes that may become a dimension value: every decline reason an authorizer maps to
+ * (lib/core/domain/decline.ts), and the service's own. Anything else counts as OTHER, so a
+ * dimension never carries a free-form code.
+ */
+export const DECLINE_CODES: ReadonlySet<string> = new Set([...Object.keys(DECLINE_REASONS), 'NOT_PERFORMED', 'THREE_DS_FAILED', 'THREE_DS_EXPIRED']);
 export const declineCodeDimension = (code: string): string => (DECLINE_CODES.has(code) ? code : 'OTHER');
 
 const BRANDS = new Set(['VISA', 'MASTERCARD', 'AMEX', 'DISCOVER']);

@@ -1,9 +1,10 @@
 import type { OutboxEvent } from '../events/payment-event.js';
 import type { OutboxConfirmation } from '../network/confirmation.js';
 import type { OutboxEntry } from './outbox.js';
+import type { OutboxRecovery } from '../payments/recovery-entry.js';
 
-/** What the outbox worker delivers: a merchant's webhook event, or a network confirmation. */
-export type DeliveryKind = 'webhook' | 'confirmation';
+/** What the outbox worker delivers: a merchant's webhook event, a network confirmation, or a processor recovery. */
+export type DeliveryKind = 'webhook' | 'confirmation' | 'recovery';
 
 /** Where a due item lives, as the store names it: opaque to the core, handed back as it came. */
 export interface DueRef {
@@ -61,6 +62,8 @@ export interface OutboxStore {
   putEvent(event: OutboxEvent, now: number): Promise<DueRef>;
   /** Stores a network confirmation once, due now; where it lives. */
   putConfirmation(confirmation: OutboxConfirmation, now: number): Promise<DueRef>;
+  /** Stores a processor recovery once, due now; where it lives. */
+  putRecovery(recovery: OutboxRecovery, now: number): Promise<DueRef>;
   /** Takes a due delivery for one attempt until `until`, or undefined (not due, or claimed). */
   claim(ref: DueRef, now: number, until: number): Promise<StoredDelivery | undefined>;
   /** Records an attempt and what follows, only while the claim taken until `claimedUntil` holds (conflicts otherwise). */

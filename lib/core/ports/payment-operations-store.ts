@@ -8,6 +8,11 @@ export interface SettledTotals {
   refundable: number;
 }
 
+/** The totals after a succeeded capture or refund is undone (its report said it failed after all). */
+export interface RevertedTotals extends SettledTotals {
+  capturable: number;
+}
+
 type PaymentKey = Pick<Payment, 'orderRef' | 'paymentRef'>;
 
 /** Who sends an operation to the acquirer, from when it may land, and which reservation it is. */
@@ -30,11 +35,31 @@ export interface OperationClaim {
  *   reservation lands, so only one request ever calls;
  * - `succeed` records the acquirer's approval, the new totals and state, and the events, only
  *   over the version `seen` and while the operation is still pending;
- * - `fail` records a refusal and gives the reservation back.
+ * - `fail` records a refusal and gives the reservation back;
+ * - `acknowledge` records the processor's reference of an operation it has and decides later;
+ * - `revert` undoes a succeeded capture or refund the processor later reported failed.
  */
 export interface PaymentOperationsStore {
   reserve(payment: PaymentKey, ref: string, operation: PaymentOperation, again?: PaymentOperation): Promise<Payment>;
   claim(seen: Payment, ref: string, claim: OperationClaim): Promise<Payment>;
   succeed(seen: Payment, ref: string, totals: SettledTotals, settledAt: string, events: readonly OutboxEntry[], now: number): Promise<Payment>;
   fail(payment: PaymentKey, ref: string, operation: PaymentOperation, failure: PaymentFailure, settledAt: string): Promise<Payment>;
+  /** With `events` (the processor recovery of it) appended to the outbox in the same write. */
+  acknowledge(
+    seen: Payment,
+    ref: string,
+    operation: PaymentOperation,
+    processorReference: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment>;
+  revert(
+    seen: Payment,
+    ref: string,
+    totals: RevertedTotals,
+    failure: PaymentFailure,
+    settledAt: string,
+    events: readonly OutboxEntry[],
+    now: number,
+  ): Promise<Payment>;
 }

@@ -53,6 +53,7 @@ export type FinalPatch = Partial<
     | 'capturable'
     | 'refundable'
     | 'operations'
+    | 'processorReference'
   >
 > & {
   state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
@@ -99,8 +100,13 @@ export interface PaymentStore {
   ): Promise<Payment>;
   /** Gives the lease back: only for failures that cannot have reached the acquirer. */
   release(payment: PaymentKey, leaseId: string, to: LeaseOrigin, now: number): Promise<void>;
-  /** Parks the lease after the acquirer may have been reached: expires now, no new authorization before `parkedUntil`. */
-  park(payment: PaymentKey, leaseId: string, now: number, parkedUntil: number): Promise<void>;
+  /**
+   * Parks the lease after the acquirer may have been reached: expires now, no new authorization
+   * before `parkedUntil`. With `processorReference`: the processor acknowledged the authorization
+   * as pending (it certainly has it), recorded so that recovery knows, with `events` (its
+   * processor recovery) appended to the outbox in the same write.
+   */
+  park(payment: PaymentKey, leaseId: string, now: number, parkedUntil: number, processorReference?: string, events?: readonly OutboxEntry[]): Promise<void>;
   putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs): Promise<void>;
   /** Undefined when absent or expired at `now`. */
   getPendingThreeDs(orderRef: string, paymentRef: string, now: number): Promise<PendingThreeDs | undefined>;

@@ -69,7 +69,7 @@ describe('opening a payment link', () => {
   it('an order whose payment failed for good no longer opens (UNAVAILABLE); one declined with a retryable code still does', async () => {
     const world = await coreWorld();
     const final = await newLink(world);
-    world.acquirer.declineCode = 'STOLEN_CARD';
+    world.acquirer.declineCode = 'LOST_OR_STOLEN';
     world.acquirer.next('decline');
     await payDirect(world, (await openLink(world, final.linkRef)).ids);
     await expect(openPaymentLink(linkDeps(world), final.linkRef, BASE_URL)).rejects.toMatchObject({ reason: 'UNAVAILABLE' });

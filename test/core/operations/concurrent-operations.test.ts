@@ -4,6 +4,7 @@ import type { OperationKind } from '../../../lib/core/domain/payment.js';
 import type { LifecycleDeps } from '../../../lib/core/operations/deps.js';
 import { OperationNotPerformedError, type Authorizer } from '../../../lib/core/ports/authorizer.js';
 import { operate } from '../support/operations.js';
+import { byEnvironment } from '../support/acquirer.js';
 import { authorisedPayment, coreWorld, storedPayment, type CoreWorld } from '../support/world.js';
 
 /**
@@ -79,7 +80,7 @@ function acquirerWithFates(world: CoreWorld, requests: readonly Request[]) {
 /** What the acquirer performed and approved, by kind. */
 function atAcquirer(world: CoreWorld, kind: OperationKind): number {
   return [...world.acquirer.performed.entries()]
-    .filter(([key, performed]) => key.startsWith('op-') && performed.kind === kind && performed.outcome.approved)
+    .filter(([key, performed]) => key.startsWith('op-') && performed.kind === kind && performed.outcome.kind === 'approved')
     .reduce((sum, [, performed]) => sum + performed.amount, 0);
 }
 
@@ -93,7 +94,7 @@ async function runInterleaved(s: fc.Scheduler, requests: readonly Request[]) {
     orders: scheduled(s, real.orders, ['get'], 'orders'),
     payments: scheduled(s, real.payments, ['get'], 'payments'),
     operations: scheduled(s, real.operations, ['reserve', 'claim', 'succeed', 'fail'], 'operations'),
-    authorizers: { production: scheduled<Authorizer>(s, world.acquirer, ['modify', 'lookup'], 'acquirer'), sandbox: world.acquirers.sandbox },
+    authorizers: byEnvironment({ production: scheduled<Authorizer>(s, world.acquirer, ['modify', 'recover'], 'acquirer'), sandbox: world.acquirers.sandbox }),
   };
   const send = (request: Request, n: number) => operate(world, ids, request.kind, `op-${n}`, request.kind === 'REVERSAL' ? undefined : request.amount);
   const runs = requests.flatMap((request, n) => Array.from({ length: request.twice ? 2 : 1 }, () => send(request, n)));
@@ -114,7 +115,7 @@ async function runInterleaved(s: fc.Scheduler, requests: readonly Request[]) {
     expect(payment.capturedAmount!).toBeLessThanOrEqual(atAcquirer(world, 'CAPTURE'));
     expect(payment.refundedAmount!).toBeLessThanOrEqual(atAcquirer(world, 'REFUND'));
     for (const [ref, op] of ops)
-      if (op.state === 'SUCCEEDED') expect(world.acquirer.performed.get(ref)).toMatchObject({ amount: op.amount, outcome: { approved: true } });
+      if (op.state === 'SUCCEEDED') expect(world.acquirer.performed.get(ref)).toMatchObject({ amount: op.amount, outcome: { kind: 'approved' } });
     return payment;
   };
 

@@ -48,7 +48,7 @@ describe('hosted sessions', () => {
     await expect(mint(world, paid.order.orderRef)).rejects.toBeInstanceOf(PaymentStateConflictError);
 
     const lost = await newOrder(world);
-    world.acquirer.declineCode = 'STOLEN_CARD';
+    world.acquirer.declineCode = 'LOST_OR_STOLEN';
     world.acquirer.next('decline');
     await payDirect(world, lost.ids);
     await expect(mint(world, lost.order.orderRef)).rejects.toBeInstanceOf(PaymentStateConflictError);

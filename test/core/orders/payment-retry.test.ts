@@ -1,3 +1,4 @@
+import type { DeclineReason } from '../../../lib/core/domain/decline.js';
 import { describe, expect, it } from 'vitest';
 import { PaymentStateConflictError } from '../../../lib/core/errors.js';
 import { retryPayment } from '../../../lib/core/orders/payment-retry.js';
@@ -14,7 +15,7 @@ const retry = (world: CoreWorld, orderRef: string) =>
     orderRef,
   );
 
-async function declined(world: CoreWorld, code = 'INSUFFICIENT_FUNDS') {
+async function declined(world: CoreWorld, code: DeclineReason = 'INSUFFICIENT_FUNDS') {
   const created = await newOrder(world);
   world.acquirer.declineCode = code;
   world.acquirer.next('decline');
@@ -54,7 +55,7 @@ describe('a new payment after a decline', () => {
     const world = await coreWorld();
     const fresh = await newOrder(world);
     await expect(retry(world, fresh.ids.orderRef)).rejects.toBeInstanceOf(PaymentStateConflictError);
-    const stolen = await declined(world, 'STOLEN_CARD');
+    const stolen = await declined(world, 'LOST_OR_STOLEN');
     await expect(retry(world, stolen.ids.orderRef)).rejects.toMatchObject({
       message: 'The last payment was declined for a reason another attempt cannot fix.',
     });

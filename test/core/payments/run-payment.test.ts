@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AcquirerNotReachedError } from '../../../lib/core/ports/authorizer.js';
+import { decline } from '../../../lib/core/domain/decline.js';
+import { authorizationCode } from '../support/acquirer.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../../../lib/core/errors.js';
 import { gate } from '../support/gate.js';
 import { announced } from '../support/outbox.js';
@@ -156,7 +158,7 @@ describe('a call that may have reached the acquirer (SPEC §3: at most once)', (
     world.clock.advance(1_000);
     const paid = await payDirect(world, ids);
     expect(paid.state).toBe('AUTHORISED');
-    expect(paid.authorization?.code).toBe((world.acquirer.performed.get(ids.paymentRef)!.outcome as { code: string }).code);
+    expect(paid.authorization?.code).toBe(authorizationCode(ids.paymentRef));
     expect(world.acquirer.sends(ids.paymentRef)).toBe(1);
     expect(await announced(world, ids)).toEqual(['payment.authorised']);
   });
@@ -169,7 +171,7 @@ describe('a call that may have reached the acquirer (SPEC §3: at most once)', (
         kind: 'AUTHORIZE',
         amount: 10_000,
         paymentRef: ids.paymentRef,
-        outcome: { approved: false, declineCode: 'DO_NOT_HONOUR', reason: 'Do not honour' },
+        outcome: { kind: 'declined', decline: decline('DO_NOT_HONOUR', 'fake:05') },
       });
       return Promise.reject(new Error('socket hang up'));
     });

@@ -1,10 +1,14 @@
 import { createHash } from 'node:crypto';
+import { decline, type DeclineReason } from '../../../lib/core/domain/decline.js';
 import {
   OperationNotPerformedError,
   type AuthorizationOutcome,
   type AuthorizationRequest,
   type Authorizer,
+  type AuthorizerSource,
   type ModificationRequest,
+  type RecoveryAnswer,
+  type RecoveryQuery,
 } from '../../../lib/core/ports/authorizer.js';
 
 /**
@@ -27,10 +31,11 @@ export type Answer =
   | 'lost-request'
   | ((call: AcquirerCall, perform: (approve?: boolean) => AuthorizationOutcome, signal: AbortSignal) => Promise<AuthorizationOutcome>);
 
-/** How a `lookup` answers: what the acquirer did (`record`), or a fault of the lookup itself. */
+/** How a `recover` (a lookup by reference) answers: what the acquirer did (`record`), or a fault of the lookup itself. */
 export type LookupAnswer = 'record' | 'hang' | 'fail';
 
 export interface AcquirerCall {
+  /** `lookup`: a `recover` — the outcome asked for by reference, nothing sent. */
   method: 'authorize' | 'modify' | 'lookup';
   idempotencyKey: string;
   kind?: 'AUTHORIZE' | ModificationRequest['kind'];
@@ -49,7 +54,8 @@ export interface Performed {
 
 /**
  * A scriptable acquirer. Like a real one it performs an operation once per idempotency key
- * (a repeat answers the first outcome) and answers `lookup` from what it performed. Unlike a real
+ * (a repeat answers the first outcome) and answers `recover` by reference (its reference of an
+ * operation is the idempotency key it was sent under) from what it performed. Unlike a real
  * one it records every call, so a test can say "sent exactly once" (SPEC §3), and it refuses
  * what no correct service sends: a key reused for another operation or amount, an amount that
  * is not a positive integer of minor units, a capture, refund or reversal of an authorization
@@ -61,7 +67,7 @@ export class ScriptedAcquirer implements Authorizer {
   readonly script: Answer[] = [];
   readonly lookupScript: LookupAnswer[] = [];
   otherwise: Answer = 'approve';
-  declineCode = 'INSUFFICIENT_FUNDS';
+  declineCode: DeclineReason = 'INSUFFICIENT_FUNDS';
 
   /** Queues the answers of the next calls to authorize or modify. */
   next(...answers: Answer[]): this {
@@ -102,12 +108,14 @@ export class ScriptedAcquirer implements Authorizer {
     return this.answer(call, { kind: request.kind, amount: request.amount.value, paymentRef: request.paymentRef }, signal);
   }
 
-  async lookup(idempotencyKey: string, signal: AbortSignal): Promise<AuthorizationOutcome | undefined> {
+  async recover(query: RecoveryQuery, signal: AbortSignal): Promise<RecoveryAnswer> {
+    const idempotencyKey = query.operation === 'AUTHORIZE' ? query.reference : query.request.idempotencyKey;
     this.calls.push({ method: 'lookup', idempotencyKey });
     const answer = this.lookupScript.shift() ?? 'record';
     if (answer === 'hang') return hang(signal);
     if (answer === 'fail') throw new Error('acquirer fake: lookup failed');
-    return this.performed.get(idempotencyKey)?.outcome;
+    const performed = this.performed.get(idempotencyKey);
+    return performed ? { kind: 'known', outcome: performed.outcome } : { kind: 'absent' };
   }
 
   /** How many times the operation under this key was sent (authorize or modify calls). */
@@ -158,17 +166,25 @@ export class ScriptedAcquirer implements Authorizer {
       }
       return first.outcome;
     }
-    if (operation.kind !== 'AUTHORIZE' && !this.performed.get(operation.paymentRef)?.outcome.approved) {
-      const outcome: AuthorizationOutcome = { approved: false, declineCode: 'NO_AUTHORIZATION', reason: 'No approved authorization to act on' };
+    if (operation.kind !== 'AUTHORIZE' && this.performed.get(operation.paymentRef)?.outcome.kind !== 'approved') {
+      const outcome: AuthorizationOutcome = { kind: 'declined', decline: decline('NO_AUTHORIZATION', 'fake:NO_AUTHORIZATION') };
       this.performed.set(key, { ...operation, outcome });
       return outcome;
     }
     const outcome: AuthorizationOutcome = approve
-      ? { approved: true, code: createHash('sha256').update(key).digest('hex').slice(0, 6).toUpperCase(), resultCode: '00' }
-      : { approved: false, declineCode: this.declineCode, reason: 'Declined by the acquirer fake' };
+      ? { kind: 'approved', processorReference: key, authorizationCode: authorizationCode(key), resultCode: '00' }
+      : { kind: 'declined', processorReference: key, decline: decline(this.declineCode, `fake:${this.declineCode}`) };
     this.performed.set(key, { ...operation, outcome });
     return outcome;
   }
+}
+
+/** The approval code the fake gives an operation: derived from its key, so a repeat answers the same. */
+export const authorizationCode = (key: string) => createHash('sha256').update(key).digest('hex').slice(0, 6).toUpperCase();
+
+/** The authorizer of each merchant environment, as lib/composition/acquirers.ts chooses it. */
+export function byEnvironment(acquirers: { production: Authorizer; sandbox: Authorizer }): AuthorizerSource {
+  return { for: async (merchant) => (merchant?.environment === 'sandbox' ? acquirers.sandbox : acquirers.production) };
 }
 
 function assertAmount(amount: { currencyCode: string; value: number }): void {

@@ -1,5 +1,6 @@
 import { processDue, RETRY_DELAYS_MS, type DueOutcome, type OutboxWorkerDeps } from '../../../lib/core/outbox/worker.js';
 import { confirmationDeliverer } from '../../../lib/core/network/confirmation-deliverer.js';
+import { processorRecoveryDeliverer } from '../../../lib/core/payments/processor-recovery.js';
 import { putWebhookConfig, rotateWebhookSecret, signingSecrets, type WebhookConfigDeps } from '../../../lib/core/webhooks/webhook-config.js';
 import { webhookDeliverer } from '../../../lib/core/webhooks/webhook-deliverer.js';
 import { FakeSealer, httpsOnly, RecordingNetwork, RecordingReceiver } from './webhooks.js';
@@ -8,7 +9,7 @@ import { MERCHANT, platform, type CoreWorld } from './world.js';
 /**
  * The outbox worker of a world, wired as lib/composition wires it: the in-memory outbox store, the
  * webhook deliverer (secrets opened by the sealer, sent to the merchant's receiver) and the
- * confirmation deliverer (one client per network), the SPEC's retry schedule and a 30 s claim.
+ * confirmation deliverer (one client per network), the processor recovery (the world's lifecycle), the SPEC's retry schedule and a 30 s claim.
  */
 export function deliveryOf(world: CoreWorld) {
   const sealer = new FakeSealer();
@@ -21,6 +22,12 @@ export function deliveryOf(world: CoreWorld) {
     deliverers: {
       webhook: webhookDeliverer({ endpoints: { endpointFor: (merchantRef, now) => signingSecrets(webhookDeps, merchantRef, now) }, sender: receiver }),
       confirmation: confirmationDeliverer(networks),
+      // Processor recoveries settle a pending operation with the world's own lifecycle and acquirer.
+      recovery: processorRecoveryDeliverer(async () => ({
+        ...world.lifecycle,
+        payments: world.stores.payments,
+        settings: { ...world.lifecycle.settings, leaseMs: world.payments.settings.leaseMs },
+      })),
     },
     now: world.clock.now,
     settings: { retryDelaysMs: RETRY_DELAYS_MS, claimMs: 30_000 },

@@ -13,7 +13,7 @@ import { Logger } from '../../../lib/core/ports/logger.js';
 import { useMetricsRecorder, type Dimensions, type MetricName } from '../../../lib/core/ports/metrics.js';
 import type { PaymentRepresentation } from '../../../lib/core/ports/representation.js';
 import { tokenData } from '../../support/direct-wallet.js';
-import { ScriptedAcquirer } from './acquirer.js';
+import { byEnvironment, ScriptedAcquirer } from './acquirer.js';
 import { frozenClock, type FrozenClock } from './clock.js';
 import { memoryKeyVault, memoryNetworkKeys, networkSigningKey, type MemoryKeyVault, type NetworkSigningKey } from './keys.js';
 import { ScriptedThreeDsServer } from './three-ds.js';
@@ -95,7 +95,7 @@ export async function coreWorld(options: WorldOptions = {}) {
     replay: stores.replay,
     keys,
     networks: memoryNetworkKeys(Object.values(networks)),
-    authorizers: acquirers,
+    authorizers: byEnvironment(acquirers),
     threeDsServers: { production: threeDs, sandbox: threeDs },
     settings,
     now: clock.now,
@@ -106,7 +106,7 @@ export async function coreWorld(options: WorldOptions = {}) {
     orders: stores.orders,
     payments: stores.payments,
     operations: stores.operations,
-    authorizers: acquirers,
+    authorizers: byEnvironment(acquirers),
     settings: { authorizerTimeoutMs: settings.authorizerTimeoutMs, inFlightMs: settings.inFlightMs, maxOperations: 100 },
     now: clock.now,
     represent,

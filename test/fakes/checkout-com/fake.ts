@@ -23,6 +23,13 @@ export interface CheckoutComFake extends FaultServer {
   processingDelayMs: number;
   /** Settles a payment answered 202 (Pending): approved or declined. */
   settlePending(paymentId: string, approved: boolean): void;
+  /**
+   * While true, an accepted capture, void or refund (202) is performed but not yet listed by
+   * GET /payments/{id}/actions — as when Checkout.com has not processed it yet.
+   */
+  holdActions: boolean;
+  /** Lists the actions held so far. */
+  releaseActions(): void;
 }
 
 interface Action {
@@ -72,7 +79,8 @@ export async function startCheckoutComFake(options: { secretKey?: string; proces
   const requests: FakeRequest[] = [];
   const keys = new Map<string, FakeAnswer | 'in-progress'>();
   const payments = new Map<string, Payment>();
-  const state = { processingDelayMs: 0 };
+  const state = { processingDelayMs: 0, holdActions: false };
+  const heldActions: { payment: Payment; action: Action }[] = [];
   const invalid = (codes: string[]): FakeAnswer => ({ status: 422, body: { request_id: `req_${id26()}`, error_type: 'request_invalid', error_codes: codes } });
 
   async function handle(request: FakeRequest): Promise<FakeAnswer> {
@@ -186,7 +194,8 @@ export async function startCheckoutComFake(options: { secretKey?: string; proces
       response_code: '10000',
       ...(body.reference ? { reference: body.reference } : {}),
     };
-    payment.actions.unshift(action);
+    if (state.holdActions) heldActions.push({ payment, action });
+    else payment.actions.unshift(action);
     ledger.push({
       operation: kind === 'captures' ? 'CAPTURE' : kind === 'voids' ? 'VOID' : 'REFUND',
       idempotencyKey: key,
@@ -230,6 +239,15 @@ export async function startCheckoutComFake(options: { secretKey?: string; proces
     },
     set processingDelayMs(value: number) {
       state.processingDelayMs = value;
+    },
+    get holdActions() {
+      return state.holdActions;
+    },
+    set holdActions(value: boolean) {
+      state.holdActions = value;
+    },
+    releaseActions() {
+      for (const { payment, action } of heldActions.splice(0)) payment.actions.unshift(action);
     },
     settlePending(paymentId, approved) {
       const payment = payments.get(paymentId);

@@ -4,7 +4,7 @@ import { adyenAdapterConfig } from '../../../lib/adapters/processors/adyen/confi
 import { ProcessorMaybeSentError, ProcessorNotReachedError, ProcessorRejectedRequestError } from '../../../lib/adapters/processors/transport/failures.js';
 import { OperationNotPerformedError } from '../../../lib/core/ports/authorizer.js';
 import { startAdyenFake, type AdyenFake } from '../../fakes/adyen/fake.js';
-import { authorization, challenged, CRYPTOGRAM, everythingIn, frictionless, signal, VISA_TOKEN } from '../support.js';
+import { attempted, authorization, CRYPTOGRAM, everythingIn, frictionless, signal, VISA_TOKEN } from '../support.js';
 
 let fake: AdyenFake;
 let adyen: AdyenProcessor;
@@ -77,7 +77,7 @@ describe('Adyen authorization', () => {
     expect(lastPaymentBody()).not.toHaveProperty('additionalData');
   });
 
-  it('puts a frictionless 3DS result in mpiData (cavv, 3DS ECI, dsTransID, version, ARes status) without authenticationResponse', async () => {
+  it('puts a 3DS result in mpiData (cavv, 3DS ECI, dsTransID, version, transStatus as directoryResponse) without authenticationResponse', async () => {
     await adyen.authorize(authorization({ eci: '07', threeDs: frictionless }), signal());
     expect(lastPaymentBody().mpiData).toEqual({
       tokenAuthenticationVerificationValue: CRYPTOGRAM,
@@ -89,9 +89,10 @@ describe('Adyen authorization', () => {
     });
   });
 
-  it('adds the challenge result as authenticationResponse when the payment was challenged', async () => {
-    await adyen.authorize(authorization({ threeDs: challenged }), signal());
-    expect(lastPaymentBody().mpiData).toMatchObject({ directoryResponse: 'C', authenticationResponse: 'Y' });
+  it('sends an attempted authentication as it is: transStatus A, its own ECI', async () => {
+    await adyen.authorize(authorization({ threeDs: attempted }), signal());
+    expect(lastPaymentBody().mpiData).toMatchObject({ directoryResponse: 'A', eci: '06', cavv: attempted.authenticationValue });
+    expect(lastPaymentBody().mpiData).not.toHaveProperty('authenticationResponse');
   });
 
   it.each([
@@ -246,5 +247,60 @@ describe('Adyen transient errors', () => {
     } finally {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
+  });
+});
+
+describe('Adyen notes: where a reference lives, and what notifications told', () => {
+  const notes = (reported: Record<string, unknown>[] = [], failing = false) => {
+    const recorded: { reference: string; location: unknown }[] = [];
+    return {
+      recorded,
+      notes: {
+        recordReference: async (reference: string, location: unknown) => {
+          if (failing) throw new Error('store down');
+          recorded.push({ reference, location });
+        },
+        reported: async () => reported as never,
+      },
+    };
+  };
+
+  it('records the reference’s location with each request it sends', async () => {
+    const { notes: store, recorded } = notes();
+    const request = authorization();
+    await new AdyenProcessor(configFor(fake), store).authorize(request, signal());
+    expect(recorded).toEqual([
+      { reference: request.idempotencyKey, location: { orderRef: request.orderRef, paymentRef: request.idempotencyKey, operation: 'AUTHORIZE' } },
+    ]);
+  });
+
+  it('a location that cannot be written never turns Adyen’s answer into an error', async () => {
+    const { notes: store } = notes([], true);
+    expect(await new AdyenProcessor(configFor(fake), store).authorize(authorization(), signal())).toMatchObject({ kind: 'approved' });
+  });
+
+  it('recovers from a stored notification first, without sending anything', async () => {
+    const reference = crypto.randomUUID();
+    const item = { eventCode: 'AUTHORISATION', pspReference: 'PSP0000000000001', merchantReference: reference, success: 'true' };
+    const before = fake.requests.length;
+    const { notes: store } = notes([item]);
+    expect(await new AdyenProcessor(configFor(fake), store).recover({ operation: 'AUTHORIZE', reference }, signal())).toEqual({
+      kind: 'known',
+      outcome: { kind: 'approved', processorReference: 'PSP0000000000001', resultCode: 'AUTHORISATION' },
+    });
+    expect(fake.requests.length).toBe(before);
+  });
+
+  it('never replays an operation Adyen acknowledged: its notification decides (in progress until then)', async () => {
+    const request = authorization();
+    const before = fake.requests.length;
+    const { notes: store } = notes();
+    expect(
+      await new AdyenProcessor(configFor(fake), store).recover(
+        { operation: 'AUTHORIZE', reference: request.idempotencyKey, request, acknowledged: 'PSP1' },
+        signal(),
+      ),
+    ).toEqual({ kind: 'in-progress' });
+    expect(fake.requests.length).toBe(before);
   });
 });

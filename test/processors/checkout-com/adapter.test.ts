@@ -4,7 +4,7 @@ import { checkoutComAdapterConfig } from '../../../lib/adapters/processors/check
 import { ProcessorMaybeSentError, ProcessorNotReachedError, ProcessorRejectedRequestError } from '../../../lib/adapters/processors/transport/failures.js';
 import { OperationNotPerformedError } from '../../../lib/core/ports/authorizer.js';
 import { startCheckoutComFake, type CheckoutComFake } from '../../fakes/checkout-com/fake.js';
-import { authorization, challenged, CRYPTOGRAM, everythingIn, frictionless, MASTERCARD_TOKEN, modification, signal, VISA_TOKEN } from '../support.js';
+import { attempted, authorization, CRYPTOGRAM, everythingIn, frictionless, MASTERCARD_TOKEN, modification, signal, VISA_TOKEN } from '../support.js';
 
 let fake: CheckoutComFake;
 let cko: CheckoutComProcessor;
@@ -59,10 +59,10 @@ describe('Checkout.com authorization', () => {
     expect(lastPayment().body).toMatchObject({ capture: true });
   });
 
-  it.each([frictionless, challenged])('sends the 3DS result in the 3ds object (xid = dsTransID)', async (threeDs) => {
+  it.each([frictionless, attempted])('sends the 3DS result in the 3ds object (xid = dsTransID)', async (threeDs) => {
     await cko.authorize(authorization({ eci: '07', threeDs }), signal());
     const body = lastPayment().body as Record<string, any>;
-    expect(body['3ds']).toEqual({ enabled: true, eci: '05', cryptogram: threeDs.authenticationValue, xid: threeDs.dsTransactionId, version: '2.2.0' });
+    expect(body['3ds']).toEqual({ enabled: true, eci: threeDs.eci, cryptogram: threeDs.authenticationValue, xid: threeDs.dsTransactionId, version: '2.2.0' });
     expect(body.source.eci).toBe('07');
   });
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { processorBaseUrl } from '../transport/base-url.js';
 
 /**
@@ -18,7 +18,8 @@ export type AdyenAdapterConfig = z.infer<typeof adyenAdapterConfig>;
 
 /**
  * The secret's shape (Secrets Manager JSON or SSM SecureString JSON): the API key, and for live
- * the company's endpoint prefix (Customer Area → Developers → API URLs).
+ * the company's endpoint prefix (Customer Area → Developers → API URLs). `baseUrl` overrides the
+ * endpoint (https, or http to a loopback fake: `npm start` with the processor fakes, the tests).
  */
 export const adyenCredentials = z.object({
   apiKey: z.string().min(1),
@@ -26,11 +27,41 @@ export const adyenCredentials = z.object({
     .string()
     .regex(/^[a-z0-9-]+$/)
     .optional(),
+  baseUrl: processorBaseUrl.optional(),
 });
 
-/** Checkout API v71 base URL: the test endpoint, or the live one under the company's prefix. */
+/** Checkout API v71 base URL: the one given, the test endpoint, or the live one under the company's prefix. */
 export function adyenCheckoutBaseUrl(credentials: z.infer<typeof adyenCredentials>): string {
+  if (credentials.baseUrl) return credentials.baseUrl;
   return credentials.liveUrlPrefix
     ? `https://${credentials.liveUrlPrefix}-checkout-live.adyenpayments.com/checkout/v71`
     : 'https://checkout-test.adyen.com/v71';
+}
+
+/**
+ * The notification HMAC key secret: the hex key as the Customer Area shows it, or JSON
+ * `{"hmacKey": "…", "previousHmacKey": "…"}` while a new key is rolled out (both verify).
+ */
+const hexKey = z.string().regex(/^(?:[0-9a-fA-F]{2})+$/);
+const hmacKeySecret = z.union([
+  hexKey.transform((key) => [key]),
+  z
+    .object({ hmacKey: hexKey, previousHmacKey: hexKey.optional() })
+    .transform((keys) => [keys.hmacKey, ...(keys.previousHmacKey ? [keys.previousHmacKey] : [])]),
+]);
+
+/** The merchant's HMAC keys, current first; an error that never quotes the secret otherwise. */
+export function adyenHmacKeys(secret: string): string[] {
+  const trimmed = secret.trim();
+  let value: unknown = trimmed;
+  if (trimmed.startsWith('{')) {
+    try {
+      value = JSON.parse(trimmed);
+    } catch {
+      throw new Error('the Adyen HMAC key secret is neither a hex key nor JSON');
+    }
+  }
+  const parsed = hmacKeySecret.safeParse(value);
+  if (!parsed.success) throw new Error('the Adyen HMAC key secret is neither a hex key nor {hmacKey, previousHmacKey?}');
+  return parsed.data;
 }

@@ -1,5 +1,5 @@
 import { decline } from '../decline.js';
-import type { ProcessorOutcome } from '../port.js';
+import type { AuthorizationOutcome } from '../../../core/ports/authorizer.js';
 import { ProcessorMaybeSentError } from '../transport/failures.js';
 import { adyenDecline } from './refusal-reasons.js';
 import type { AdyenModificationResponse, AdyenPaymentResponse } from './types.js';
@@ -13,7 +13,10 @@ import type { AdyenModificationResponse, AdyenPaymentResponse } from './types.js
  * the same key — never taken as ours (Adyen returns the first answer for a key whatever the
  * body: a second request under it would otherwise be mistaken for the first).
  */
-export function outcomeOfPayment(answer: AdyenPaymentResponse, request: { reference: string; amount: { currency: string; value: number } }): ProcessorOutcome {
+export function outcomeOfPayment(
+  answer: AdyenPaymentResponse,
+  request: { reference: string; amount: { currency: string; value: number } },
+): AuthorizationOutcome {
   const other =
     (answer.merchantReference !== undefined && answer.merchantReference !== request.reference) ||
     (answer.amount !== undefined && (answer.amount.value !== request.amount.value || answer.amount.currency !== request.amount.currency));
@@ -58,7 +61,7 @@ export function outcomeOfPayment(answer: AdyenPaymentResponse, request: { refere
 export function outcomeOfModification(
   answer: AdyenModificationResponse,
   request: { reference: string; paymentPspReference: string; amount?: { value: number } },
-): ProcessorOutcome {
+): AuthorizationOutcome {
   const otherAmount = request.amount !== undefined && answer.amount !== undefined && answer.amount.value !== request.amount.value;
   if ((answer.reference !== undefined && answer.reference !== request.reference) || answer.paymentPspReference !== request.paymentPspReference || otherAmount) {
     throw new ProcessorMaybeSentError('adyen', 'idempotency-conflict');

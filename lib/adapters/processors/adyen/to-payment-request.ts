@@ -1,6 +1,6 @@
 import { OperationNotPerformedError } from '../../../core/ports/authorizer.js';
 import { eciFor } from '../eci.js';
-import type { ProcessorAuthorizationRequest } from '../port.js';
+import type { AuthorizationRequest } from '../../../core/ports/authorizer.js';
 import { expiryOf } from '../transport/expiry.js';
 import type { AdyenMpiData, AdyenPaymentRequest } from './types.js';
 
@@ -10,17 +10,19 @@ import type { AdyenMpiData, AdyenPaymentRequest } from './types.js';
  * - mpiData.tokenAuthenticationVerificationValue = the token cryptogram (TAVV), mpiData.eci =
  *   the payment's own ECI (eci.ts), never a constant;
  * - a stepped-up payment adds Adyen's third-party 3DS fields (docs.adyen.com/online-payments/
- *   3d-secure/other-3ds-flows/authorize-mpidata): cavv (authentication value), eci (the 3DS
- *   one), dsTransID, threeDSVersion, directoryResponse (ARes transStatus) and, after a
- *   challenge only, authenticationResponse (the final transStatus; v71 says to omit it when
- *   frictionless);
+ *   3d-secure/other-3ds-flows/authorize-mpidata; v71 ThreeDSecureData): cavv (authentication
+ *   value), eci (the 3DS one), dsTransID, threeDSVersion and directoryResponse = the
+ *   authentication's transStatus (Y or A). The port carries the final transStatus only
+ *   (lib/core/ports/authorizer.ts ThreeDsAuthentication), so authenticationResponse — which
+ *   v71 wants only after a challenge, with directoryResponse then `C` — is not sent: a
+ *   challenged authentication goes as its final status (docs/design/processors.md §3);
  * - shopperInteraction Ecommerce; no recurringProcessingModel (a one-off shopper-present
  *   payment: v71's enum has no "none", the member is simply absent);
  * - AUTH: additionalData.manualCapture "true" (this payment waits for our capture whatever the
  *   account's default); PURCHASE: captureDelayHours 0 (captured at once);
  * - reference = our paymentRef, the same string the idempotency key is derived from.
  */
-export function toPaymentRequest(request: ProcessorAuthorizationRequest, account: { merchantAccount: string; returnUrl: string }): AdyenPaymentRequest {
+export function toPaymentRequest(request: AuthorizationRequest, account: { merchantAccount: string; returnUrl: string }): AdyenPaymentRequest {
   if (request.credential.kind !== 'token') throw new UnsupportedCredentialError('the Adyen adapter authorizes network tokens only');
   const { month, year } = expiryOf(request.credential);
   return {
@@ -36,7 +38,7 @@ export function toPaymentRequest(request: ProcessorAuthorizationRequest, account
   };
 }
 
-function mpiData(request: ProcessorAuthorizationRequest): AdyenMpiData {
+function mpiData(request: AuthorizationRequest): AdyenMpiData {
   const tavv = { tokenAuthenticationVerificationValue: request.credential.cryptogram };
   const threeDs = request.threeDs;
   if (!threeDs) return { ...tavv, eci: eciFor(request.brand, request.eci) };
@@ -46,8 +48,7 @@ function mpiData(request: ProcessorAuthorizationRequest): AdyenMpiData {
     cavv: threeDs.authenticationValue,
     dsTransID: threeDs.dsTransactionId,
     threeDSVersion: threeDs.protocolVersion,
-    directoryResponse: threeDs.aresTransStatus,
-    ...(threeDs.challengeTransStatus ? { authenticationResponse: threeDs.challengeTransStatus } : {}),
+    directoryResponse: threeDs.transStatus,
   };
 }
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { processorBaseUrl } from '../transport/base-url.js';
 
 /**
@@ -13,7 +13,10 @@ export const checkoutComAdapterConfig = z.object({
 });
 export type CheckoutComAdapterConfig = z.infer<typeof checkoutComAdapterConfig>;
 
-/** The secret's shape: the secret API key, and the account's base-URL prefix (Dashboard → Developers). */
+/**
+ * The secret's shape: the secret API key, and the account's base-URL prefix (Dashboard →
+ * Developers). `baseUrl` overrides the endpoint (https, or http to a loopback fake).
+ */
 export const checkoutComCredentials = z.object({
   secretKey: z.string().min(1),
   urlPrefix: z
@@ -21,10 +24,12 @@ export const checkoutComCredentials = z.object({
     .regex(/^[a-z0-9]+$/)
     .optional(),
   sandbox: z.boolean().default(false),
+  baseUrl: processorBaseUrl.optional(),
 });
 
-/** https://{prefix}.api[.sandbox].checkout.com (api-reference.checkout.com "Base URLs"). */
+/** The one given, or https://{prefix}.api[.sandbox].checkout.com (api-reference.checkout.com "Base URLs"). */
 export function checkoutComBaseUrl(credentials: z.infer<typeof checkoutComCredentials>): string {
+  if (credentials.baseUrl) return credentials.baseUrl;
   const host = credentials.sandbox ? 'api.sandbox.checkout.com' : 'api.checkout.com';
   return `https://${credentials.urlPrefix ? `${credentials.urlPrefix}.` : ''}${host}`;
 }

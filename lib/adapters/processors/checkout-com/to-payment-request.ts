@@ -1,7 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { UnsupportedCredentialError } from '../adyen/to-payment-request.js';
 import { eciFor } from '../eci.js';
-import type { ProcessorAuthorizationRequest } from '../port.js';
+import type { AuthorizationRequest } from '../../../core/ports/authorizer.js';
 import { expiryOf } from '../transport/expiry.js';
 import type { CkoPaymentRequest, CkoThreeDs } from './types.js';
 
@@ -20,7 +20,7 @@ const TOKEN_TYPE: Readonly<Record<string, 'vts' | 'mdes'>> = { VISA: 'vts', MAST
  *   server's transaction id, which that page requires for 3DS2 Mastercard and Amex and allows
  *   for Visa; "for 3D Secure payments the ECI must be provided in the 3ds payment field".
  */
-export function toPaymentRequest(request: ProcessorAuthorizationRequest, processingChannelId: string): CkoPaymentRequest {
+export function toPaymentRequest(request: AuthorizationRequest, processingChannelId: string): CkoPaymentRequest {
   const tokenType = TOKEN_TYPE[request.brand];
   if (request.credential.kind !== 'token' || !tokenType)
     throw new UnsupportedCredentialError('the Checkout.com adapter authorizes Visa and Mastercard network tokens only');
@@ -46,7 +46,7 @@ export function toPaymentRequest(request: ProcessorAuthorizationRequest, process
   };
 }
 
-function threeDs(request: ProcessorAuthorizationRequest): CkoThreeDs {
+function threeDs(request: AuthorizationRequest): CkoThreeDs {
   const result = request.threeDs!;
   return {
     enabled: true,

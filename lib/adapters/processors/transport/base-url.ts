@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A processor's base URL: https — or http to a loopback host, which only the fakes are (tests

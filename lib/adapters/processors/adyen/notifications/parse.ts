@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { hmacKeyBytes, signatureMatches } from './hmac.js';
 
 /**
@@ -55,12 +55,18 @@ export function parseNotification(json: unknown): VerifiedNotification {
  */
 export function verifyNotification(json: unknown, hexKeys: readonly string[], merchantAccount: string): VerifiedNotification {
   if (hexKeys.length === 0) throw new RangeError('no HMAC key configured');
-  const keys = hexKeys.map(hmacKeyBytes);
   const notification = parseNotification(json);
-  for (const entry of notification.items) {
+  verifyItems(notification.items, hexKeys, merchantAccount);
+  return notification;
+}
+
+/** Every item signed with one of the keys, and for this account; ForgedNotificationError otherwise. */
+export function verifyItems(items: readonly NotificationItem[], hexKeys: readonly string[], merchantAccount: string): void {
+  if (hexKeys.length === 0) throw new RangeError('no HMAC key configured');
+  const keys = hexKeys.map(hmacKeyBytes);
+  for (const entry of items) {
     const signature = entry.additionalData?.hmacSignature;
     const signed = typeof signature === 'string' && keys.some((key) => signatureMatches(entry, signature, key));
     if (!signed || entry.merchantAccountCode !== merchantAccount) throw new ForgedNotificationError('a notification item failed verification');
   }
-  return notification;
 }

@@ -1,10 +1,12 @@
-import { z } from 'zod';
+import * as z from 'zod';
 
 /**
  * A merchant's processor as onboarding (SPEC 4.7) accepts it and DynamoDB keeps it: the
- * processor, the account at it, and ARNs of the secrets — never the secrets themselves (no GET
- * shows them either; a GET may show `name` and `account`). PROPOSED for the onboarding schema
- * (docs/design/processors.md "Merchant configuration"); core wires it into lib/domain/merchant.
+ * processor, the account at it, and ARNs of the secrets — never the secrets themselves (strict
+ * objects refuse an inline member; no GET shows the ARNs either: a GET shows `name` and
+ * `account`). `sandbox` names the sandbox acquirer: what every sandbox merchant uses, and a
+ * production merchant only where the deployment lets production merchants reach it
+ * (PRODUCTION_ACQUIRER=sandbox, non-production stages; functions/put-merchant-config/handler.ts).
  */
 const secretsManagerArn = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
 const ssmParameterArn = /^arn:aws[a-z-]*:ssm:[a-z0-9-]+:\d{12}:parameter\/[A-Za-z0-9/_.-]+$/;
@@ -14,6 +16,7 @@ const secretArn = z
   .refine((value) => secretsManagerArn.test(value) || ssmParameterArn.test(value), 'a Secrets Manager secret ARN or an SSM (SecureString) parameter ARN');
 
 export const processorConfig = z.discriminatedUnion('name', [
+  z.strictObject({ name: z.literal('sandbox') }),
   z.strictObject({
     name: z.literal('adyen'),
     /** The Adyen merchant account (merchantAccount in every request). */
@@ -40,7 +43,5 @@ export const processorConfig = z.discriminatedUnion('name', [
 
 export type ProcessorConfig = z.infer<typeof processorConfig>;
 
-/** What a GET may show of it: which processor and account, never where the secrets are. */
-export function publicProcessorView(config: ProcessorConfig): { name: ProcessorConfig['name']; account: string } {
-  return { name: config.name, account: config.account };
-}
+/** The processors a merchant may name (SPEC 4.7). */
+export const PROCESSOR_NAMES = ['sandbox', 'adyen', 'checkout_com'] as const;

@@ -43,6 +43,7 @@ export const frictionless: ThreeDsResult = {
   eci: '05',
   dsTransactionId: 'f25084f0-5b16-4c0a-ae5d-b24808a95e4b',
   protocolVersion: '2.2.0',
+  transStatus: 'Y',
   aresTransStatus: 'Y',
 };
 export const challenged: ThreeDsResult = { ...frictionless, aresTransStatus: 'C', challengeTransStatus: 'Y' };

@@ -1,5 +1,5 @@
 import type { Amount } from '../../core/domain/order.js';
-import type { AuthorizationRequest, ModificationRequest } from '../../core/ports/authorizer.js';
+import type { AuthorizationRequest, AuthorizationThreeDs, ModificationRequest } from '../../core/ports/authorizer.js';
 import type { Decline } from './decline.js';
 
 /**
@@ -9,18 +9,15 @@ import type { Decline } from './decline.js';
  * then the adapters are built against it here and not wired.
  */
 
-/** The outcome of an EMV 3DS authentication that stepped the payment up (SPEC 4.17). */
-export interface ThreeDsResult {
-  /** CAVV / AAV / AEVV, base64 (20 bytes decoded). Memory only: never stored after the authorization. */
-  authenticationValue: string;
-  /** The ECI the authentication produced (05/06 Visa, 02/01 Mastercard…). */
-  eci: string;
-  /** The directory server's transaction id (dsTransID), a UUID. */
-  dsTransactionId: string;
-  /** The protocol version the ARes carried, e.g. 2.2.0. */
-  protocolVersion: string;
-  /** ARes transStatus (Y, A… — C when a challenge followed). */
-  aresTransStatus: string;
+/**
+ * The outcome of an EMV 3DS authentication that stepped the payment up (SPEC 4.17): the core's
+ * AuthorizationRequest.threeDs (authenticationValue, eci, dsTransactionId, protocolVersion,
+ * transStatus — the final one, ARes or RReq), plus, when known, the ARes and challenge statuses
+ * apart (Adyen's directoryResponse / authenticationResponse).
+ */
+export interface ThreeDsResult extends AuthorizationThreeDs {
+  /** ARes transStatus (Y, A… — C when a challenge followed); absent: `transStatus`. */
+  aresTransStatus?: string;
   /** The challenge's final transStatus (RReq), when there was a challenge. */
   challengeTransStatus?: string;
 }

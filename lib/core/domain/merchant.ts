@@ -1,3 +1,5 @@
+import type { ThreeDsRequestorConfig } from './three-ds-requestor.js';
+
 export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover'] as const;
 export type CardBrand = (typeof CARD_BRANDS)[number];
 export const THREE_DS_POLICIES = ['never', 'risk-based', 'always'] as const;
@@ -18,6 +20,12 @@ export interface MerchantConfig {
   outlets: string[];
   /** 4.7: the origins return and cancel URLs may point to, normalised (lib/core/domain/redirect-url.ts). Absent on merchants onboarded before. */
   redirectOrigins?: string[];
+  /**
+   * 4.7 `threeDsRequestor`: what a production step-up's AReq says of the merchant (requestor id
+   * and name, acquirer BIN and merchant id per brand, MCC…); absent, a production payment that
+   * must step up cannot be authenticated (FAILED THREE_DS_FAILED, never authorized unauthenticated).
+   */
+  threeDsRequestor?: ThreeDsRequestorConfig;
   updatedAt: string;
 }
 

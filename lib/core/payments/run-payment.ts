@@ -2,7 +2,14 @@ import type { PaymentCredential } from '../checkout/payment-data.js';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
 
-import { AcquirerNotReachedError, authorizeWithTimeout, lookupWithTimeout, type AuthorizationOutcome, type Authorizer } from '../ports/authorizer.js';
+import {
+  AcquirerNotReachedError,
+  authorizeWithTimeout,
+  lookupWithTimeout,
+  type AuthorizationOutcome,
+  type AuthorizationRequest,
+  type Authorizer,
+} from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
 import { settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
@@ -10,10 +17,13 @@ import { outcomePatch, settleAbandoned } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
 import { assertLinkOpenForPayment } from '../links/link-cancellation.js';
-import { THREE_DS_NOTIFICATION_PATH } from '../ports/three-ds-server.js';
-import { recordAuthorization, recordThreeDsStepUp } from './payment-metrics.js';
+import type { Authentication, BrowserInfo } from '../ports/three-ds-server.js';
+import { recordAuthorization, recordThreeDsResult, recordThreeDsStepUp } from './payment-metrics.js';
 import type { LeaseOrigin } from '../domain/lease-rule.js';
+import type { ThreeDsEvidence } from '../domain/payment.js';
 import type { LeaseTaken, PendingThreeDs } from '../ports/payment-store.js';
+import { stepUp, type StepOutcome } from './three-ds/step-up.js';
+import { authorizationThreeDs } from './three-ds/evidence.js';
 
 export { assertPayable, settledWith } from './lease.js';
 
@@ -29,6 +39,12 @@ export interface PaymentAttempt {
   srcCheckout?: SrcCheckoutReference;
   /** The encrypted payload to keep if a 3DS step-up happens; absent → no step-up possible. */
   sealedForThreeDs?: () => Promise<Pick<PendingThreeDs, 'jwe' | 'source'>>;
+  /** The shopper's browser, for an EMV 3DS step-up's AReq (4.3/4.4 `browserInfo`, 4.10 after the 3DS Method). */
+  browser?: BrowserInfo | undefined;
+  /** 4.10 `{threeDSCompInd}`: the 3DS Method ran; the prepared attempt's AReq goes now. */
+  methodCompleted?: 'Y' | 'N';
+  /** 4.10 `{cres}`: the challenge's RReq authenticated the cardholder; authorize with it. */
+  authenticated?: { authentication: Authentication; evidence: ThreeDsEvidence };
 }
 
 /**
@@ -74,7 +90,7 @@ async function holdAndPay(
   const { payment, order } = ctx;
   const release = (error: unknown) => giveBack(payment, () => deps.payments.release(payment, leaseId, attempt.from, deps.now()), error, facts);
   const park = (until: number, error: unknown) => giveBack(payment, () => deps.payments.park(payment, leaseId, deps.now(), until), error, facts);
-  const settle = (outcome: AuthorizationOutcome) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased);
+  const settle = (outcome: AuthorizationOutcome, evidence?: ThreeDsEvidence) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, taken.leased, evidence);
 
   // A cancelled payment link takes no money (link-cancellation.ts). Checked after the lease, so a
   // cancel crossing this payment sees it or is seen, and by every holder, takeovers included; a
@@ -104,31 +120,65 @@ async function holdAndPay(
   }
 
   const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';
-  if (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
-    const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
-    facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
-    const waiting = await writeFinal(
+  let authenticated = attempt.authenticated;
+  if (attempt.methodCompleted || (attempt.sealedForThreeDs && needsStepUp(policy, attempt.eci, attempt.brand))) {
+    const step: StepOutcome = await stepUp(
       deps,
-      ctx.order,
-      payment,
-      leaseId,
-      { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) },
-      attempt.credentialKey,
-      taken.leased,
-    );
-    recordThreeDsStepUp(environmentOf(ctx));
-    return waiting;
+      ctx,
+      {
+        credential: attempt.credential,
+        brand: attempt.brand,
+        owner: attempt.credentialKey,
+        browser: attempt.browser,
+        sealed: attempt.sealedForThreeDs,
+        methodCompleted: attempt.methodCompleted,
+      },
+      facts,
+    ).catch(release);
+    if (step.kind === 'await') {
+      facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy, step: step.threeDs.method ? 'method' : 'challenge' });
+      const waiting = await writeFinal(
+        deps,
+        ctx.order,
+        payment,
+        leaseId,
+        { state: 'AWAIT_3DS', threeDs: step.threeDs, ...masked(attempt) },
+        attempt.credentialKey,
+        taken.leased,
+      );
+      if (step.threeDs.acsUrl) recordThreeDsStepUp(environmentOf(ctx));
+      return waiting;
+    }
+    if (step.kind === 'failed') {
+      const failed = await writeFinal(
+        deps,
+        ctx.order,
+        payment,
+        leaseId,
+        { state: 'FAILED', failure: step.failure, ...masked(attempt), ...(step.evidence ? { authentication: step.evidence } : {}) },
+        attempt.credentialKey,
+        taken.leased,
+      );
+      recordThreeDsResult(environmentOf(ctx), 'failed');
+      facts.logger.info('payment failed its 3DS authentication', { paymentRef: payment.paymentRef, reason: step.failure.reason });
+      await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
+      return failed;
+    }
+    recordThreeDsResult(environmentOf(ctx), 'authenticated');
+    authenticated = step;
   }
 
-  facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: attempt.eci, amount: payment.amount });
-  const request = {
+  const eci = authenticated?.authentication.eci ?? attempt.eci;
+  facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci, amount: payment.amount, threeDs: !!authenticated });
+  const request: AuthorizationRequest = {
     idempotencyKey: payment.paymentRef,
     credential: attempt.credential,
     brand: attempt.brand,
-    eci: attempt.eci,
+    eci,
     amount: payment.amount,
     capture: order.action === 'PURCHASE',
     payerIp: facts.payerIp,
+    ...(authenticated ? { threeDs: authorizationThreeDs(authenticated.authentication) } : {}),
   };
   const outcome = await authorizeWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
     recordAuthorization(environmentOf(ctx), attempt.brand, 'failed');
@@ -136,7 +186,7 @@ async function holdAndPay(
     const until = deps.now() + deps.settings.inFlightMs;
     return park(until, new AuthorizationUnavailableError(undefined, { cause: error, retryAfterMs: until - deps.now() }));
   });
-  return settle(outcome);
+  return settle(outcome, authenticated?.evidence);
 }
 
 /** Gives the lease back or parks it, then fails with the original error (a failed write only logs). */
@@ -147,27 +197,6 @@ export async function giveBack(payment: Payment, write: () => Promise<void>, err
   throw error;
 }
 
-async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts) {
-  const { payment } = ctx;
-  const environment = ctx.merchant?.environment ?? 'production';
-  const { acsTransactionId, ...challenge } = await deps.threeDsServers[environment].startChallenge({
-    orderRef: payment.orderRef,
-    paymentRef: payment.paymentRef,
-    amount: payment.amount,
-    brand: attempt.brand,
-    notificationUrl: `${facts.baseUrl}${THREE_DS_NOTIFICATION_PATH}`,
-  });
-  const sealed = await attempt.sealedForThreeDs!();
-  await deps.payments.putPendingThreeDs(payment.orderRef, payment.paymentRef, {
-    ...sealed,
-    transactionId: challenge.transactionId,
-    acsTransactionId,
-    environment,
-    expiresAt: Math.floor(deps.now() / 1000) + deps.settings.pendingThreeDsSeconds,
-  });
-  return challenge;
-}
-
 async function finishWith(
   deps: PaymentDeps,
   ctx: PaymentContext,
@@ -176,13 +205,19 @@ async function finishWith(
   outcome: AuthorizationOutcome,
   facts: RequestFacts,
   leased: Payment | undefined,
+  evidence: ThreeDsEvidence | undefined,
 ): Promise<Payment> {
   const { payment, order } = ctx;
-  const patch = { ...outcomePatch(outcome, order, payment.paymentRef, deps.now()), ...masked(attempt) };
+  const patch = {
+    ...outcomePatch(outcome, order, payment.paymentRef, deps.now()),
+    ...masked(attempt),
+    // The authenticated ECI and the evidence; never the authentication value (SPEC 4.17).
+    ...(evidence ? { authentication: evidence, ...(evidence.eci ? { eci: evidence.eci } : {}) } : {}),
+  };
   const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey, leased);
   recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
   facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });
-  if (attempt.from === 'AWAIT_3DS') await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
+  if (attempt.from === 'AWAIT_3DS' || evidence) await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   return final;
 }
 

@@ -18,6 +18,22 @@ export interface AuthorizationRequest {
   amount: Amount;
   capture: boolean;
   payerIp: string | undefined;
+  /**
+   * The cardholder authentication a 3DS step-up produced (SPEC 4.16, 4.17), for each processor's
+   * external-3DS fields: the authentication value (CAVV/AAV: secret, in memory only, never
+   * stored or logged), the ECI it yields, the directory server's transaction id, the EMV 3DS
+   * protocol version and the ARes/RReq transStatus (Y or A). Absent when no 3DS Server
+   * authenticated the payment (the network's own assurance, the sandbox).
+   */
+  threeDs?: AuthorizationThreeDs;
+}
+
+export interface AuthorizationThreeDs {
+  authenticationValue: string;
+  eci: string;
+  dsTransactionId: string;
+  protocolVersion: string;
+  transStatus: 'Y' | 'A';
 }
 
 /**

@@ -19,8 +19,8 @@ export function ThreeDsStep(props: { payment: Payment; onComplete: (cres: string
   const frameName = `ctp-3ds-challenge-${attempt}`;
 
   useEffect(() => {
-    const target = threeDs ? acsTarget(threeDs.acsUrl, location.href) : undefined;
-    if (threeDs && target) postCreq(document, frameName, target, threeDs.creq, sessionData.current);
+    const target = threeDs?.acsUrl ? acsTarget(threeDs.acsUrl, location.href) : undefined;
+    if (threeDs?.creq && target) postCreq(document, frameName, target, threeDs.creq, sessionData.current);
   }, [attempt]);
 
   useEffect(() => {

@@ -46,7 +46,7 @@ function mpiData(request: ProcessorAuthorizationRequest): AdyenMpiData {
     cavv: threeDs.authenticationValue,
     dsTransID: threeDs.dsTransactionId,
     threeDSVersion: threeDs.protocolVersion,
-    directoryResponse: threeDs.aresTransStatus,
+    directoryResponse: threeDs.aresTransStatus ?? threeDs.transStatus,
     ...(threeDs.challengeTransStatus ? { authenticationResponse: threeDs.challengeTransStatus } : {}),
   };
 }

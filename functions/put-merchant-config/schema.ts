@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/core/domain/merchant.js';
 import { normaliseOrigin } from '../../lib/core/domain/redirect-url.js';
+import { threeDsRequestorSchema } from '../../lib/core/domain/three-ds-requestor.js';
 import { freeText } from '../../lib/http/free-text.js';
 import { ref } from '../../lib/http/params.js';
 
@@ -50,5 +51,17 @@ export const onboardingBody = z
       .max(20)
       .transform((origins) => [...new Set(origins)])
       .optional(),
+    /**
+     * SPEC 4.7 `threeDsRequestor` (production step-up, SPEC 4.17): the AReq's merchant fields,
+     * per brand what the directory servers assigned. When given, every card brand needs its entry.
+     */
+    threeDsRequestor: threeDsRequestorSchema.optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((body, ctx) => {
+    if (!body.threeDsRequestor) return;
+    for (const brand of body.cardBrands) {
+      if (!body.threeDsRequestor.brands[brand])
+        ctx.addIssue({ code: 'custom', path: ['threeDsRequestor', 'brands', brand], message: 'Required for each of cardBrands' });
+    }
+  });

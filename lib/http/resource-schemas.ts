@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { threeDsRequestorSchema } from '../core/domain/three-ds-requestor.js';
 import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
 
 /**
@@ -135,6 +136,8 @@ export const merchantConfigResource = z.strictObject({
   /** 4.7: where return and cancel URLs may point (normalised origins). */
   /** Absent for a hosted-session token (the page): only the merchant's side reads the allow-list. */
   redirectOrigins: z.array(z.string()).optional(),
+  /** 4.7 `threeDsRequestor` as onboarded (absent for a hosted-session token, and when none was given). */
+  threeDsRequestor: threeDsRequestorSchema.optional(),
 });
 
 export const encryptionKeysResource = z.strictObject({

@@ -21,8 +21,9 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
   const view = await merchantView(deps, await merchantInScope(deps.config, principal, merchantRef));
   if (principal.kind !== 'session') return view;
   // The page (a browser-held session) needs no allow-list: its way back is in its own bootstrap,
-  // and the merchant's other origins (staging, loopback) are nothing a shopper should read.
-  const { redirectOrigins: _forTheMerchantOnly, ...forThePage } = view;
+  // and the merchant's other origins (staging, loopback) are nothing a shopper should read; nor
+  // the acquirer and directory-server ids of its 3DS requestor profile.
+  const { redirectOrigins: _forTheMerchantOnly, threeDsRequestor: _notForThePage, ...forThePage } = view;
   return forThePage;
 }
 
@@ -71,5 +72,6 @@ async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) 
     directWalletEnabled: enablement.directWallet,
     threeDsPolicy: merchant.threeDsPolicy,
     redirectOrigins: merchant.redirectOrigins ?? [],
+    ...(merchant.threeDsRequestor ? { threeDsRequestor: merchant.threeDsRequestor } : {}),
   };
 }

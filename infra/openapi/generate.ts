@@ -181,7 +181,8 @@ const operations: Operation[] = [
   {
     method: 'post',
     path: `${PAY}/click-to-pay`,
-    summary: '4.3 Pay with a Click to Pay checkout response',
+    summary:
+      '4.3 Pay with a Click to Pay checkout response. `browserInfo` (the shopper’s browser) is required when a production payment steps up through the 3DS Server (400 otherwise); the hosted page always sends it. A step-up answers AUTHORISED at once (frictionless), AWAIT_3DS (`threeDs.method` or the challenge) or FAILED THREE_DS_FAILED',
     access: 'CREATE_AUTHORIZATION, outlet in scope',
     body: checkoutRequestSchema,
     query: payerIpQuery,
@@ -203,7 +204,8 @@ const operations: Operation[] = [
   {
     method: 'post',
     path: `${PAY}/3ds`,
-    summary: '4.10 Complete 3DS',
+    summary:
+      '4.10 Continue 3DS: `{threeDSCompInd, browserInfo}` after the 3DS Method (the payment showed `threeDs.method`), or `{cres}` after the challenge (the payment showed `threeDs.acsUrl` and `creq`); the verdict is the 3DS Server’s RReq, never the cres (docs/integrating/three-ds.md)',
     access: 'CREATE_AUTHORIZATION, outlet in scope',
     body: completeThreeDsBody,
     ok: { status: 200, schema: resources.paymentResource },
@@ -457,6 +459,35 @@ export function buildOpenApi(): Record<string, unknown> {
  * notification URL of the EMV 3DS 2.2 browser flow (SPEC 4.10, docs/integrating/three-ds.md).
  */
 const BROWSER_PATHS = {
+  '/checkout/3ds-method-notification': {
+    post: {
+      operationId: 'threeDsMethodNotification',
+      tags: ['Payments'],
+      summary: '4.17 3DS Method notification URL (the ACS’s 3DS Method page form-POSTs its completion here, in the hidden iframe)',
+      description:
+        'Public, no token. `threeDSMethodData` is base64url (padded or not) of `{"threeDSServerTransID": "<uuid>"}`. Answers a small HTML page that tells the checkout page which transaction’s 3DS Method completed, by postMessage `{type: "ctp-3ds-method", threeDSServerTransID}` targeted at the service’s own origin; the page then calls 4.10 with `threeDSCompInd: Y` (N after 10 s without it). Nothing is read or changed here. 400 (HTML) for anything else, 415 for another content type.',
+      security: [],
+      requestBody: {
+        required: true,
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['threeDSMethodData'],
+              properties: {
+                threeDSMethodData: { type: 'string', maxLength: 1024, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'base64url JSON {threeDSServerTransID}' },
+              },
+            },
+          },
+        },
+      },
+      responses: {
+        200: { description: 'The hand-over page', content: { 'text/html': { schema: { type: 'string' } } } },
+        400: { description: 'Not a 3DS Method completion (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+        415: { description: 'Not form-encoded (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+      },
+    },
+  },
   '/checkout/3ds-notification': {
     post: {
       operationId: 'threeDsNotification',

@@ -8,9 +8,9 @@ import table from '../../lib/http/routes.json' with { type: 'json' };
  */
 describe('Idempotency-Key coverage', () => {
   it('every POST route outside /sandbox/ is built with idempotentApiHandler and opts in', () => {
-    // The 3DS notification URL is the ACS's form POST in the shopper's browser: it reads and
-    // changes nothing (it renders a hand-over page), so there is nothing to make idempotent.
-    const RENDERS_ONLY = new Set(['POST /checkout/3ds-notification']);
+    // The 3DS notification URLs (CRes, 3DS Method completion) are the ACS's form POSTs in the shopper's browser: they read and
+    // change nothing (they render a hand-over page), so there is nothing to make idempotent.
+    const RENDERS_ONLY = new Set(['POST /checkout/3ds-notification', 'POST /checkout/3ds-method-notification']);
     const posts = table.functions.filter((fn) =>
       fn.routes.some((route) => route.startsWith('POST ') && !route.startsWith('POST /sandbox/') && !RENDERS_ONLY.has(route)),
     );

@@ -21,6 +21,18 @@ describe('the page’s CSP admits the ACS of a challenge', () => {
     expect(directive(csp, 'form-action')).toBe("form-action 'self'");
   });
 
+  it('with a production 3DS Server and no THREE_DS_ACS_ORIGINS: any https ACS may be framed and posted to, nothing else widens', () => {
+    const csp = contentSecurityPolicy(undefined, acsThreeDsOrigins(undefined, undefined, true));
+    expect(directive(csp, 'frame-src')).toBe("frame-src 'self' https:");
+    expect(directive(csp, 'form-action')).toBe("form-action 'self' https:");
+    expect(directive(csp, 'script-src')).toBe("script-src 'self'");
+    expect(directive(csp, 'connect-src')).toBe("connect-src 'self'");
+    expect(directive(csp, 'frame-ancestors')).toBe("frame-ancestors 'none'");
+    // A list given wins (a 3DS Server that proxies its issuers' challenges on one origin).
+    expect(acsThreeDsOrigins(undefined, ['https://acs.3ds-server.example'], true)).toEqual(['https://acs.3ds-server.example']);
+    expect(acsThreeDsOrigins(undefined, undefined, false)).toEqual([]);
+  });
+
   it('the sandbox ACS base URL counts by its origin; `https:` admits any https ACS', () => {
     expect(acsThreeDsOrigins('https://acs.sandbox.example/prefix/', ['https:'])).toEqual(['https://acs.sandbox.example', 'https:']);
   });

@@ -21,6 +21,7 @@ import { startLocalSchedule, type LocalSchedule } from './local-schedule.js';
 import { parseCommandLine } from './cli.js';
 import { startPersistentAcsOrigin, type AcsOrigin } from './acs-origin.js';
 import { localCorsConfiguration, startHttpApiEdge, type CorsConfiguration, type HttpApiEdge } from './http-api-edge.js';
+import { localThreeDsServerMode, startLocalFakeThreeDs, type LocalFakeThreeDs } from './fake-three-ds.js';
 
 parseCommandLine(
   'npm start',
@@ -32,6 +33,8 @@ or DynamoDB Local with LOCAL_DYNAMODB_ENGINE=dynamodb-local) and the KMS server 
 their own, the API, the hosted checkout page and the sandbox. Data lives in $DATA_DIR (default
 .data). Prints the URLs, demo tokens and a demo checkout link. Ctrl-C stops everything.
 No CORS unless CORS_ALLOWED_ORIGINS lists origins (the corsAllowedOrigins param of a deployment).
+LOCAL_THREE_DS_SERVER=fake also runs the fake 3DS Server + ACS (test/fakes/three-ds-server) as
+the production 3DS Server: production merchants step up through it (docs/integrating/three-ds.md).
 `,
   {},
 );
@@ -48,6 +51,8 @@ let offlinePort = 0;
 let cors: false | CorsConfiguration = false;
 let dynamoEngine: DynamoEngine = 'dynalite';
 let demoFile: Omit<DemoFile, 'local'> | undefined;
+let threeDs: LocalFakeThreeDs | undefined;
+let threeDsMode: 'fake' | undefined;
 
 function fail(message: string): never {
   process.stderr.write(`\nnpm start: ${message}\n\n`);
@@ -63,6 +68,7 @@ async function main(): Promise<void> {
     dynamoEngine = parseDynamoEngine(process.env.LOCAL_DYNAMODB_ENGINE, 'LOCAL_DYNAMODB_ENGINE');
     // The deployment's corsAllowedOrigins rules: `*`, `null`, paths and plain http are refused.
     cors = localCorsConfiguration(process.env.CORS_ALLOWED_ORIGINS);
+    threeDsMode = localThreeDsServerMode(process.env.LOCAL_THREE_DS_SERVER);
   } catch (error) {
     fail((error as Error).message.replace('corsAllowedOrigins', 'CORS_ALLOWED_ORIGINS'));
   }
@@ -85,9 +91,12 @@ async function main(): Promise<void> {
   // The sandbox ACS on an origin of its own (docs/integrating/three-ds.md), unless one is given;
   // the same one as last time, since waiting payments carry its URL.
   if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startPersistentAcsOrigin(port, dataDir, (line) => process.stderr.write(`npm start: ${line}\n`));
+  // A production-shaped 3DS step-up (LOCAL_THREE_DS_SERVER=fake): the fake 3DS Server as THREE_DS_SERVER_URL.
+  if (threeDsMode === 'fake') threeDs = await startLocalFakeThreeDs(process.env.THREE_DS_ACS_ORIGINS);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...stack.env,
+    ...threeDs?.env,
     PUBLIC_BASE_URL: baseUrl,
     SANDBOX_ACS_BASE_URL: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
     AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -153,6 +162,12 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     `  Hosted checkout     ${demo.checkoutUrl}`,
     `  Payment link        ${demo.paymentLinkUrl}`,
     `  Sandbox 3DS ACS     ${process.env.SANDBOX_ACS_BASE_URL} (another origin, as an issuer's ACS)`,
+    ...(threeDs
+      ? [
+          `  3DS Server (fake)   ${threeDs.fake.apiUrl} · ACS ${threeDs.fake.acsUrl} (production merchants step up here;`,
+          '                      cards by their last four digits: test/fakes/three-ds-server/decisions.ts)',
+        ]
+      : []),
     `  CORS                ${cors === false ? 'none (set CORS_ALLOWED_ORIGINS to allow browser origins)' : cors.allowedOrigins.join(', ')}`,
     '',
     `  demo tenant ${demo.tenantRef} · merchant ${demo.merchantRef} · outlet ${demo.outletId}`,
@@ -195,6 +210,7 @@ function demoFileNow(): DemoFile {
       api: { pid: offline?.pid ?? 0, port, offlinePort },
       // The sandbox ACS's own origin (docs/integrating/three-ds.md): the page's CSP frames it.
       sandboxAcsBaseUrl: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
+      ...(threeDs ? { threeDsServer: { apiUrl: threeDs.fake.apiUrl, acsUrl: threeDs.fake.acsUrl } } : {}),
     },
   };
 }
@@ -260,6 +276,7 @@ async function shutdown(code = 0): Promise<void> {
   shuttingDown = true;
   await schedule?.stop();
   await acsOrigin?.close();
+  await threeDs?.close();
   if (offline && offline.exitCode === null && offline.signalCode === null) {
     const exited = new Promise((resolve) => offline!.once('exit', resolve));
     offline.kill('SIGTERM');

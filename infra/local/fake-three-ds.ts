@@ -1,0 +1,46 @@
+import { startFakeThreeDsServer, type FakeThreeDsServer } from '../../test/fakes/three-ds-server/index.js';
+import { startLocalSecretsServer, type LocalSecretsServer } from './secrets-server.js';
+
+/**
+ * `LOCAL_THREE_DS_SERVER=fake npm start`: a production-shaped 3DS step-up locally. The fake 3DS
+ * Server + DS + ACS (test/fakes/three-ds-server: 3dsecure.io's API, validated against the
+ * published tables; decisions by the token's last four digits) on loopback ports of its own, its
+ * API key in the local secrets server under an SSM parameter ARN — the service reads it the
+ * production way (THREE_DS_SERVER_API_KEY_ARN through SSM_ENDPOINT), never from a plain variable.
+ * The page's CSP admits the fake ACS's origin (THREE_DS_ACS_ORIGINS), added to any given.
+ */
+export const LOCAL_THREE_DS_API_KEY_ARN = 'arn:aws:ssm:us-east-1:000000000000:parameter/click-to-pay/local/three-ds-api-key';
+
+export interface LocalFakeThreeDs {
+  fake: FakeThreeDsServer;
+  secrets: LocalSecretsServer;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+export function localThreeDsServerMode(value: string | undefined): 'fake' | undefined {
+  if (value === undefined || value.trim() === '') return undefined;
+  if (value.trim() === 'fake') return 'fake';
+  throw new Error(`LOCAL_THREE_DS_SERVER must be "fake" or unset, not "${value}"`);
+}
+
+export async function startLocalFakeThreeDs(configuredAcsOrigins: string | undefined): Promise<LocalFakeThreeDs> {
+  const fake = await startFakeThreeDsServer({ host: '127.0.0.1' });
+  const secrets = await startLocalSecretsServer().catch(async (error: unknown) => {
+    await fake.close();
+    throw error;
+  });
+  secrets.put(LOCAL_THREE_DS_API_KEY_ARN, JSON.stringify({ apiKey: fake.apiKey }));
+  const acsOrigin = new URL(fake.acsUrl).origin;
+  return {
+    fake,
+    secrets,
+    env: {
+      THREE_DS_SERVER_URL: fake.apiUrl,
+      THREE_DS_SERVER_API_KEY_ARN: LOCAL_THREE_DS_API_KEY_ARN,
+      SSM_ENDPOINT: secrets.url,
+      THREE_DS_ACS_ORIGINS: [configuredAcsOrigins, acsOrigin].filter(Boolean).join(','),
+    },
+    close: async () => void (await Promise.allSettled([fake.close(), secrets.close()])),
+  };
+}

@@ -18,7 +18,8 @@ import { startFakeNetworks, type FakeNetworks } from './fakes/index.js';
  * keys) and production merchants are authorized by the sandbox acquirer (PRODUCTION_ACQUIRER,
  * a non-production stage's setting). Once it runs, the fakes learn the service's payload key
  * from 4.2, as a network learns it when the merchant registers. Their origins reach the
- * scenarios through E2E_FAKE_NETWORKS.
+ * scenarios through E2E_FAKE_NETWORKS. Production merchants step up through the fake 3DS
+ * Server (test/fakes/three-ds-server), which `npm start` runs when LOCAL_THREE_DS_SERVER=fake.
  */
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const BANNER = 'Click to Pay service running at';
@@ -53,12 +54,17 @@ export async function setup(): Promise<() => Promise<void>> {
     'PAYLOAD_KEY_NETWORK_KIDS',
     'SANDBOX_ACS_BASE_URL',
     'THREE_DS_ACS_ORIGINS',
+    'THREE_DS_SERVER_URL',
+    'THREE_DS_SERVER_API_KEY_ARN',
+    'SSM_ENDPOINT',
+    'SECRETS_MANAGER_ENDPOINT',
   ])
     delete env[name];
   const fakesDir = join(dataDir, 'fake-networks');
   await mkdir(fakesDir, { recursive: true });
   fakes = await startFakeNetworks(fakesDir);
-  Object.assign(env, fakes.env, { PRODUCTION_ACQUIRER: 'sandbox' });
+  // Production merchants step up through the fake 3DS Server (LOCAL_THREE_DS_SERVER=fake: npm start runs it).
+  Object.assign(env, fakes.env, { PRODUCTION_ACQUIRER: 'sandbox', LOCAL_THREE_DS_SERVER: 'fake' });
 
   child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });

@@ -67,11 +67,14 @@ describe('the 3DS Method step’s checks', () => {
     expect(METHOD_TIMEOUT_MS).toBe(10_000);
   });
 
-  it('chooses the challenge window by the viewport: full screen (05) on a 375 px phone, 500×600 (03) on a desktop', () => {
-    expect(challengeWindowSizeFor(375)).toBe('05');
-    expect(challengeWindowSizeFor(599)).toBe('05');
-    expect(challengeWindowSizeFor(1280)).toBe('03');
-    expect(WINDOW_SIZES['03']).toEqual({ width: 500, height: 600 });
+  it('chooses the challenge window by the viewport: full screen (05) on a 375 px phone, else the widest fixed size the panel has room for', () => {
+    expect(challengeWindowSizeFor(375, 335)).toBe('05');
+    expect(challengeWindowSizeFor(599, 560)).toBe('05');
+    expect(challengeWindowSizeFor(1280, 364)).toBe('01'); // a panel narrower than 390 px
+    expect(challengeWindowSizeFor(1280, 404)).toBe('02'); // the hosted page's desktop panel
+    expect(challengeWindowSizeFor(1280, 520)).toBe('03');
+    expect(challengeWindowSizeFor(1280)).toBe('04');
+    expect(WINDOW_SIZES['02']).toEqual({ width: 390, height: 400 });
   });
 
   it('collects what the AReq needs, with the Accept header the server put in the bootstrap', () => {
@@ -79,7 +82,7 @@ describe('the 3DS Method step’s checks', () => {
       navigator: { language: 'ar-AE', javaEnabled: () => false },
       screen: { colorDepth: 30, height: 812, width: 375 },
       innerWidth: 375,
-      document: { documentElement: { clientWidth: 375 } },
+      document: { documentElement: { clientWidth: 375 }, querySelector: () => null },
     } as unknown as Window;
     expect(collectBrowserInfo('text/html,*/*;q=0.8', win)).toEqual({
       acceptHeader: 'text/html,*/*;q=0.8',

@@ -17,7 +17,11 @@ export interface BrowserInfo {
   challengeWindowSize: ChallengeWindowSize;
 }
 
-/** Below this width (phones: 375 px) the challenge takes the whole step (05); above, 500×600 (03). */
+/**
+ * Below this viewport width (phones: 375 px) the challenge takes the step's whole width (05,
+ * "full screen"); above it, the page offers the largest fixed EMV window that fits the room its
+ * checkout panel has (on a desktop the panel is about 400 px wide: 02, 390×400).
+ */
 export const FULL_SCREEN_BELOW_PX = 600;
 
 /** EMV challengeWindowSize → the frame's size in CSS pixels (`undefined`: the whole width of the step). */
@@ -29,8 +33,20 @@ export const WINDOW_SIZES: Readonly<Record<ChallengeWindowSize, { width?: number
   '05': { height: 600 },
 };
 
-export function challengeWindowSizeFor(viewportWidth: number): ChallengeWindowSize {
-  return viewportWidth < FULL_SCREEN_BELOW_PX ? '05' : '03';
+/** Fixed sizes, widest first. */
+const FIXED: readonly ChallengeWindowSize[] = ['04', '03', '02', '01'];
+
+export function challengeWindowSizeFor(viewportWidth: number, roomWidth = viewportWidth): ChallengeWindowSize {
+  if (viewportWidth < FULL_SCREEN_BELOW_PX) return '05';
+  return FIXED.find((size) => (WINDOW_SIZES[size].width ?? Number.POSITIVE_INFINITY) <= roomWidth) ?? '01';
+}
+
+/** The width the page's step has for a challenge frame: the checkout panel's content box. */
+function roomOf(win: Window): number | undefined {
+  const panel = win.document.querySelector?.('[data-step]');
+  if (!panel) return undefined;
+  const style = win.getComputedStyle(panel);
+  return panel.clientWidth - Number.parseFloat(style.paddingLeft || '0') - Number.parseFloat(style.paddingRight || '0');
 }
 
 export function collectBrowserInfo(acceptHeader: string | undefined, win: Window = window): BrowserInfo {
@@ -44,6 +60,6 @@ export function collectBrowserInfo(acceptHeader: string | undefined, win: Window
     screenWidth: win.screen.width,
     timeZoneOffset: new Date().getTimezoneOffset(),
     javaEnabled: typeof java === 'function' ? Boolean(java.call(win.navigator)) : false,
-    challengeWindowSize: challengeWindowSizeFor(win.innerWidth || win.document.documentElement.clientWidth),
+    challengeWindowSize: challengeWindowSizeFor(win.innerWidth || win.document.documentElement.clientWidth, roomOf(win)),
   };
 }

@@ -328,6 +328,21 @@ describe('the 3DS Method (hidden iframe, 10 s)', () => {
     expect(areqsOf(transactionId)).toEqual([expect.objectContaining({ threeDSCompInd: 'N' })]);
   });
 
+  it('a 3DS Method, then a challenge: AWAIT_3DS twice (method, then the CReq), the same attempt’s transaction id throughout', async () => {
+    const w = await productionWorld();
+    const paid = await pay(w, await checkout('0072'));
+    const { method, transactionId } = paid.body.threeDs as { method: { url: string; threeDSMethodData: string }; transactionId: string };
+    await postForm(method.url, { threeDSMethodData: method.threeDSMethodData });
+    const challenged = await complete(w, { threeDSCompInd: 'Y', browserInfo: { ...BROWSER_INFO, challengeWindowSize: '05' } });
+    expect(challenged.body).toMatchObject({ state: 'AWAIT_3DS', threeDs: { transactionId, challengeWindowSize: '05', acsUrl: expect.any(String) } });
+    expect(challenged.body.threeDs).not.toHaveProperty('method');
+    // The same report again answers the waiting challenge, no second AReq.
+    expect((await complete(w, { threeDSCompInd: 'Y', browserInfo: BROWSER_INFO })).body.threeDs.transactionId).toBe(transactionId);
+    expect(areqsOf(transactionId)).toHaveLength(1);
+    const cres = await runChallenge(challenged.body.threeDs, { code: '1234', action: 'submit' });
+    expect((await complete(w, { cres })).body).toMatchObject({ state: 'AUTHORISED', authentication: { transactionId, transStatus: 'Y' } });
+  });
+
   it('4.10 {threeDSCompInd} needs browserInfo, and a cres is refused while the 3DS Method runs', async () => {
     const w = await productionWorld();
     await pay(w, await checkout('0000'));
@@ -368,6 +383,21 @@ describe('faults: deadlines and at most one AReq per attempt', () => {
     expect(Date.now() - started).toBeLessThan(THREE_DS_DEADLINE_MS * 3 + 2_000); // /auth, then /postauth
     expect((await paymentRepository.get(w.orderRef, w.paymentRef))!.state).toBe('STARTED');
     expect((await pay(w, response)).body.state).toBe('AUTHORISED');
+  });
+
+  it('an Erro from the 3DS Server (its directory server timed out: Erro 405): 502 each time, a new attempt each retry, and after 3 attempts FAILED', async () => {
+    const w = await productionWorld();
+    const response = await checkout('0160');
+    const ids = new Set<string>();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const refused = await pay(w, response);
+      expect([refused.status, refused.body.code], `attempt ${attempt}`).toEqual([502, 'AUTHORIZATION_UNAVAILABLE']);
+      expect(lastAreq().answer).toMatch(/^erro 405/);
+      ids.add(lastAreq().threeDSServerTransID);
+    }
+    expect(ids.size).toBe(3); // never the same transaction id twice
+    const exhausted = await pay(w, response);
+    expect(exhausted.body).toMatchObject({ state: 'FAILED', failure: { code: 'THREE_DS_FAILED', reason: 'Cardholder authentication could not be completed' } });
   });
 
   it('a hung /preauth: 502 within its deadline, nothing sent', async () => {

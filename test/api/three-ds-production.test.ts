@@ -15,6 +15,7 @@ import { documentClient } from '../../lib/composition/aws.js';
 import { serviceConfig } from '../../lib/composition/config/service-config.js';
 import { authorizer, paymentRepository } from '../../lib/composition/payments.js';
 import type { AuthorizationRequest } from '../../lib/core/ports/authorizer.js';
+import { logger } from '../../lib/core/ports/logger.js';
 import { testAccount } from '../fakes/three-ds-server/index.js';
 import { currentRecipientKey } from '../support/checkout.js';
 import { invoke } from '../support/invoke.js';
@@ -143,6 +144,35 @@ describe('frictionless (ARes Y / A): authorized at once, no AWAIT_3DS', () => {
       expect(stored).not.toContain(testAccount(last4));
     },
   );
+});
+
+describe('nothing secret in a log line', () => {
+  it('at debug level, a frictionless and a challenged payment log neither the authentication value, the token, nor the API key', async () => {
+    const lines: string[] = [];
+    const write = vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    });
+    logger.setLevel('debug');
+    try {
+      const frictionless = await productionWorld();
+      await pay(frictionless, await checkout('0100'));
+      const challenged = await productionWorld();
+      const waiting = await pay(challenged, await checkout('0172'));
+      const cres = await runChallenge(waiting.body.threeDs, { code: '1234', action: 'submit' });
+      expect((await complete(challenged, { cres })).body.state).toBe('AUTHORISED');
+    } finally {
+      logger.setLevel('error');
+      write.mockRestore();
+    }
+    const values = authorizeCalls()
+      .slice(-2)
+      .map((request) => request.threeDs!.authenticationValue);
+    expect(values).toHaveLength(2);
+    const logged = lines.join('');
+    expect(logged).toContain('authenticated without a challenge'); // the lines were captured
+    for (const secret of [...values, testAccount('0100'), testAccount('0172'), world.fake.apiKey]) expect(logged).not.toContain(secret);
+  });
 });
 
 describe('refused (ARes N / R / U / I), decoupled (D), not enrolled', () => {

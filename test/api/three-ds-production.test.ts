@@ -373,6 +373,16 @@ describe('the 3DS Method (hidden iframe, 10 s)', () => {
     expect((await complete(w, { cres })).body).toMatchObject({ state: 'AUTHORISED', authentication: { transactionId, transStatus: 'Y' } });
   });
 
+  it('a payment left at its 3DS Method expires as before: once the kept JWE is gone, 4.10 ends it FAILED THREE_DS_EXPIRED, no AReq', async () => {
+    const w = await productionWorld();
+    const paid = await pay(w, await checkout('0000'));
+    expect(paid.body.state).toBe('AWAIT_3DS');
+    await paymentRepository.deletePendingThreeDs(w.orderRef, w.paymentRef); // what its TTL does after 1 h
+    const late = await complete(w, { threeDSCompInd: 'Y', browserInfo: BROWSER_INFO });
+    expect(late.body).toMatchObject({ state: 'FAILED', failure: { code: 'THREE_DS_EXPIRED' } });
+    expect(areqsOf(paid.body.threeDs.transactionId)).toHaveLength(0);
+  });
+
   it('4.10 {threeDSCompInd} needs browserInfo, and a cres is refused while the 3DS Method runs', async () => {
     const w = await productionWorld();
     await pay(w, await checkout('0000'));

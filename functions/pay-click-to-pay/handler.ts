@@ -4,7 +4,7 @@ import { checkoutRequestSchema } from '../../lib/core/checkout/sdk-result.js';
 import { toPaymentResource } from '../../lib/http/resources/payment-resource.js';
 import { idempotentApiHandler } from '../../lib/composition/idempotent-api-handler.js';
 import { paymentParams } from '../../lib/http/params.js';
-import { payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
+import { browserHeaders, payerIp, payerIpQuery } from '../../lib/http/payment-request.js';
 import { payWithClickToPay } from '../../lib/core/payments/pay-with-click-to-pay.js';
 import { routes } from '../../lib/http/routes.js';
 
@@ -21,6 +21,7 @@ export const handler = idempotentApiHandler(
     const payment = await payWithClickToPay(paymentDeps, principal, params, body, {
       baseUrl: baseUrlOf(event),
       payerIp: payerIp(query, event),
+      browserHeaders: browserHeaders(event),
       logger,
       readAhead,
     });

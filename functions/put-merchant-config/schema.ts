@@ -1,6 +1,7 @@
 import * as z from 'zod';
 import { CARD_BRANDS, THREE_DS_POLICIES } from '../../lib/core/domain/merchant.js';
 import { normaliseOrigin } from '../../lib/core/domain/redirect-url.js';
+import { threeDsRequestorSchema } from '../../lib/core/domain/three-ds-requestor.js';
 import { freeText } from '../../lib/http/free-text.js';
 import { ref } from '../../lib/http/params.js';
 import { processorConfig } from '../../lib/http/processor-config.js';
@@ -60,6 +61,11 @@ export const onboardingBody = z
     directWalletEnabled: z.boolean().optional().describe("Read-only (4.1's body sent back): ignored; enablement is set with 4.5/4.6"),
     /** SPEC 4.7: who authorizes for the merchant; credentials by ARN only (lib/http/processor-config.ts). */
     processor: processorConfig.optional(),
+    /**
+     * SPEC 4.7 `threeDsRequestor` (production step-up, SPEC 4.17): the AReq's merchant fields,
+     * per brand what the directory servers assigned. When given, every card brand needs its entry.
+     */
+    threeDsRequestor: threeDsRequestorSchema.optional(),
   })
   .strict()
   .superRefine((body, ctx) => {
@@ -70,6 +76,11 @@ export const onboardingBody = z
     // A sandbox merchant is authorized by the sandbox acquirer, never a real processor.
     if (body.environment === 'sandbox' && body.processor && body.processor.name !== 'sandbox') {
       ctx.addIssue({ code: 'custom', path: ['processor', 'name'], message: 'A sandbox merchant uses the sandbox acquirer: processor sandbox, or none' });
+    }
+    for (const brand of body.threeDsRequestor ? body.cardBrands : []) {
+      if (!body.threeDsRequestor?.brands[brand]) {
+        ctx.addIssue({ code: 'custom', path: ['threeDsRequestor', 'brands', brand], message: 'Required for each of cardBrands' });
+      }
     }
   })
   .transform(({ encryptionKeyId: _kid, clickToPayEnabled: _c2p, directWalletEnabled: _dw, ...body }) => body);

@@ -25,6 +25,8 @@ export interface DemoFile {
     api: { pid: number; port: number; offlinePort: number };
     /** Where the sandbox ACS is served: another origin than the page, as a real ACS is. */
     sandboxAcsBaseUrl: string;
+    /** LOCAL_THREE_DS_SERVER=fake: the fake 3DS Server's API and its ACS origin (production step-ups). */
+    threeDsServer?: { apiUrl: string; acsUrl: string };
   };
 }
 

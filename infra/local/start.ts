@@ -22,6 +22,7 @@ import { parseCommandLine } from './cli.js';
 import { startPersistentAcsOrigin, type AcsOrigin } from './acs-origin.js';
 import { localCorsConfiguration, startHttpApiEdge, type CorsConfiguration, type HttpApiEdge } from './http-api-edge.js';
 import { processorFakesWanted, startLocalProcessorFakes, type LocalProcessorFakes } from './processor-fakes.js';
+import { localThreeDsServerMode, startLocalFakeThreeDs, type LocalFakeThreeDs } from './fake-three-ds.js';
 
 parseCommandLine(
   'npm start',
@@ -35,6 +36,8 @@ their own, the API, the hosted checkout page and the sandbox. Data lives in $DAT
 No CORS unless CORS_ALLOWED_ORIGINS lists origins (the corsAllowedOrigins param of a deployment).
 PROCESSOR_FAKES=1 also starts the Adyen and Checkout.com fakes and onboards one production demo
 merchant per processor (docs/operating/local.md, "Production merchants locally").
+LOCAL_THREE_DS_SERVER=fake also runs the fake 3DS Server + ACS (test/fakes/three-ds-server) as
+the production 3DS Server: production merchants step up through it (docs/integrating/three-ds.md).
 `,
   {},
 );
@@ -55,6 +58,8 @@ let apiReady = false;
 /** serverless-offline's lines about the scheduled webhook worker (its own schedule and ours). */
 const SCHEDULE_CHATTER = /^\(λ: webhookDelivery\) RequestId: |^Successfully invoked scheduled function: \[webhookDelivery\]/;
 let processorFakes: LocalProcessorFakes | undefined;
+let threeDs: LocalFakeThreeDs | undefined;
+let threeDsMode: 'fake' | undefined;
 
 function fail(message: string): never {
   process.stderr.write(`\nnpm start: ${message}\n\n`);
@@ -70,6 +75,7 @@ async function main(): Promise<void> {
     dynamoEngine = parseDynamoEngine(process.env.LOCAL_DYNAMODB_ENGINE, 'LOCAL_DYNAMODB_ENGINE');
     // The deployment's corsAllowedOrigins rules: `*`, `null`, paths and plain http are refused.
     cors = localCorsConfiguration(process.env.CORS_ALLOWED_ORIGINS);
+    threeDsMode = localThreeDsServerMode(process.env.LOCAL_THREE_DS_SERVER);
   } catch (error) {
     fail((error as Error).message.replace('corsAllowedOrigins', 'CORS_ALLOWED_ORIGINS'));
   }
@@ -92,9 +98,12 @@ async function main(): Promise<void> {
   // The sandbox ACS on an origin of its own (docs/integrating/three-ds.md), unless one is given;
   // the same one as last time, since waiting payments carry its URL.
   if (!process.env.SANDBOX_ACS_BASE_URL) acsOrigin = await startPersistentAcsOrigin(port, dataDir, (line) => process.stderr.write(`npm start: ${line}\n`));
+  // A production-shaped 3DS step-up (LOCAL_THREE_DS_SERVER=fake): the fake 3DS Server as THREE_DS_SERVER_URL.
+  if (threeDsMode === 'fake') threeDs = await startLocalFakeThreeDs(process.env.THREE_DS_ACS_ORIGINS, stack.env.SSM_ENDPOINT!);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...stack.env,
+    ...threeDs?.env,
     PUBLIC_BASE_URL: baseUrl,
     SANDBOX_ACS_BASE_URL: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
     SLS_TELEMETRY_DISABLED: '1',
@@ -174,6 +183,12 @@ async function printBanner(demo: DemoWorld): Promise<void> {
     `  Hosted checkout     ${demo.checkoutUrl}`,
     `  Payment link        ${demo.paymentLinkUrl}`,
     `  Sandbox 3DS ACS     ${process.env.SANDBOX_ACS_BASE_URL} (another origin, as an issuer's ACS)`,
+    ...(threeDs
+      ? [
+          `  3DS Server (fake)   ${threeDs.fake.apiUrl} · ACS ${threeDs.fake.acsUrl} (production merchants step up here;`,
+          '                      cards by their last four digits: test/fakes/three-ds-server/decisions.ts)',
+        ]
+      : []),
     `  CORS                ${cors === false ? 'none (set CORS_ALLOWED_ORIGINS to allow browser origins)' : cors.allowedOrigins.join(', ')}`,
     ...(processorFakes
       ? [
@@ -224,6 +239,7 @@ function demoFileNow(): DemoFile {
       api: { pid: offline?.pid ?? 0, port, offlinePort },
       // The sandbox ACS's own origin (docs/integrating/three-ds.md): the page's CSP frames it.
       sandboxAcsBaseUrl: process.env.SANDBOX_ACS_BASE_URL || acsOrigin!.baseUrl,
+      ...(threeDs ? { threeDsServer: { apiUrl: threeDs.fake.apiUrl, acsUrl: threeDs.fake.acsUrl } } : {}),
     },
   };
 }
@@ -291,6 +307,7 @@ async function shutdown(code = 0): Promise<void> {
   stack?.stopRestarting();
   await schedule?.stop();
   await acsOrigin?.close();
+  await threeDs?.close();
   if (offline && offline.exitCode === null && offline.signalCode === null) {
     const exited = new Promise((resolve) => offline!.once('exit', resolve));
     offline.kill('SIGTERM');

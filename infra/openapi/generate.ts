@@ -155,7 +155,8 @@ const docs = {
     errors: [...common, 409],
   },
   payClickToPay: {
-    summary: '4.3 Pay with a Click to Pay checkout response',
+    summary:
+      '4.3 Pay with a Click to Pay checkout response. `browserInfo` (the shopper’s browser) is required when a production payment steps up through the 3DS Server (400 otherwise); the hosted page always sends it. A step-up answers AUTHORISED at once (frictionless), AWAIT_3DS (`threeDs.method` or the challenge) or FAILED THREE_DS_FAILED',
     access: 'CREATE_AUTHORIZATION, outlet in scope',
     body: checkoutRequestSchema,
     query: payerIpQuery,
@@ -171,7 +172,8 @@ const docs = {
     errors: [...common, 409, 422, 502],
   },
   complete3ds: {
-    summary: '4.10 Complete 3DS',
+    summary:
+      '4.10 Continue 3DS: `{threeDSCompInd, browserInfo}` after the 3DS Method (the payment showed `threeDs.method`), or `{cres}` after the challenge (the payment showed `threeDs.acsUrl` and `creq`); the verdict is the 3DS Server’s RReq, never the cres (docs/integrating/three-ds.md)',
     access: 'CREATE_AUTHORIZATION, outlet in scope',
     body: completeThreeDsBody,
     ok: { status: 200, schema: resources.paymentResource },
@@ -360,7 +362,13 @@ export function buildOpenApi(): Record<string, unknown> {
       },
     };
   }
-  Object.assign(paths, pageOperation('payLinkPage', PAY_PAGE), pageOperation('threeDsNotification', THREE_DS_NOTIFICATION), PROCESSOR_PATHS);
+  Object.assign(
+    paths,
+    pageOperation('payLinkPage', PAY_PAGE),
+    pageOperation('threeDsNotification', THREE_DS_NOTIFICATION),
+    pageOperation('threeDsMethodNotification', THREE_DS_METHOD_NOTIFICATION),
+    PROCESSOR_PATHS,
+  );
   return {
     openapi: '3.1.0',
     info: {
@@ -431,8 +439,36 @@ const THREE_DS_NOTIFICATION = {
   },
 };
 
+/** The 3DS Method's notification URL (SPEC 4.17): the ACS's 3DS Method page form-POSTs its completion here. */
+const THREE_DS_METHOD_NOTIFICATION = {
+  tags: ['Payments'],
+  summary: '4.17 3DS Method notification URL (the ACS’s 3DS Method page form-POSTs its completion here, in the hidden iframe)',
+  description:
+    'Public, no token. `threeDSMethodData` is base64url (padded or not) of `{"threeDSServerTransID": "<uuid>"}`. Answers a small HTML page that tells the checkout page which transaction’s 3DS Method completed, by postMessage `{type: "ctp-3ds-method", threeDSServerTransID}` targeted at the service’s own origin; the page then calls 4.10 with `threeDSCompInd: Y` (N after 10 s without it). Nothing is read or changed here. 400 (HTML) for anything else, 415 for another content type.',
+  security: [],
+  requestBody: {
+    required: true,
+    content: {
+      'application/x-www-form-urlencoded': {
+        schema: {
+          type: 'object',
+          required: ['threeDSMethodData'],
+          properties: {
+            threeDSMethodData: { type: 'string', maxLength: 1024, pattern: '^[A-Za-z0-9_-]+={0,2}$', description: 'base64url JSON {threeDSServerTransID}' },
+          },
+        },
+      },
+    },
+  },
+  responses: {
+    200: { description: 'The hand-over page', content: { 'text/html': { schema: { type: 'string' } } } },
+    400: { description: 'Not a 3DS Method completion (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+    415: { description: 'Not form-encoded (HTML)', content: { 'text/html': { schema: { type: 'string' } } } },
+  },
+};
+
 /** A page's one operation, at its table entry's route, named after the entry. */
-function pageOperation(name: 'payLinkPage' | 'threeDsNotification', operation: object): Record<string, Record<string, unknown>> {
+function pageOperation(name: 'payLinkPage' | 'threeDsNotification' | 'threeDsMethodNotification', operation: object): Record<string, Record<string, unknown>> {
   const [method, path] = routes[name].routes[0].split(' ') as [string, string];
   return { [path]: { [method.toLowerCase()]: { operationId: name, ...operation } } };
 }

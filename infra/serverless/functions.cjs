@@ -15,8 +15,10 @@ const { refuse } = require('./refusal.cjs');
  * - memory/timeout by role; PUBLIC_BASE_URL only when the `publicBaseUrl` param is set
  * - optional variables of one role only (a key URL belongs to the function that signs):
  *   SANDBOX_NETWORK_SIGNING_JWKS_URL (sandboxSrc), CLICK_TO_PAY_SDK_URLS and THREE_DS_ACS_ORIGINS
- *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle, configWrite) and
- *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), each only when its param is set
+ *   (checkoutPage), PRODUCTION_ACQUIRER (payments, paymentsDecrypt, lifecycle, configWrite),
+ *   SANDBOX_ACS_BASE_URL (payments, paymentsDecrypt, checkoutPage), THREE_DS_SERVER_URL and
+ *   THREE_DS_SERVER_API_KEY_ARN (payments, paymentsDecrypt; the URL also checkoutPage), each only
+ *   when its param is set
  * - SANDBOX_TABLE (the sandbox's own table, infra/tables.cjs) only on stages with the sandbox, and
  *   only for the roles that reach it (iam.cjs SANDBOX_TABLE_ACCESS): the sandbox functions and
  *   the functions that call the sandbox acquirer or start a sandbox 3DS challenge
@@ -44,6 +46,13 @@ const { stageSettings } = require('./stage.cjs');
 const PAYMENT_ROLES = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications']);
 /** The authorizer timeout is 10 s (AUTHORIZER_TIMEOUT_MS); leave room for KMS/DynamoDB. */
 const PAYMENT_TIMEOUT_SECONDS = 15;
+/**
+ * 4.3, 4.4, 4.10 may also step up through the 3DS Server in the same request (SPEC 4.17):
+ * decrypt + /preauth 3 s + /auth 11 s (+ /postauth 3 s to recover a lost answer) + the
+ * authorizer 10 s — within API Gateway's 30 s and under the 30 s payment lease.
+ */
+const STEP_UP_TIMEOUT_SECONDS = 28;
+const STEP_UP_GROUPS = new Set(['payments', 'paymentsDecrypt']);
 const DEFAULT_TIMEOUT_SECONDS = 6;
 /** Background workers (webhook delivery): several 10 s sends per invocation. */
 const WORKER_TIMEOUT_SECONDS = 60;
@@ -82,16 +91,24 @@ const SERVICE_DIR = path.join(__dirname, '..', '..');
 
 /** The sandbox ACS's base URL: for the functions that start challenges, and the page's CSP. */
 const SANDBOX_ACS = { sandboxAcsBaseUrl: 'SANDBOX_ACS_BASE_URL' };
+/** The production 3DS Server (SPEC 4.17): for the functions that step payments up (lib/composition/config/three-ds-server-config.ts). */
+const THREE_DS_SERVER = { threeDsServerUrl: 'THREE_DS_SERVER_URL', threeDsServerApiKeyArn: 'THREE_DS_SERVER_API_KEY_ARN' };
 /** Optional variables given only to the functions of one role: param → env var. */
 const ROLE_ENVIRONMENT = Object.freeze({
   sandboxSrc: { sandboxNetworkSigningJwksUrl: 'SANDBOX_NETWORK_SIGNING_JWKS_URL' },
-  checkoutPage: { clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS', threeDsAcsOrigins: 'THREE_DS_ACS_ORIGINS', ...SANDBOX_ACS },
+  // THREE_DS_SERVER_URL: with a production 3DS Server the page frames any https ACS (security-headers.ts).
+  checkoutPage: {
+    clickToPaySdkUrls: 'CLICK_TO_PAY_SDK_URLS',
+    threeDsAcsOrigins: 'THREE_DS_ACS_ORIGINS',
+    threeDsServerUrl: 'THREE_DS_SERVER_URL',
+    ...SANDBOX_ACS,
+  },
   // PRODUCTION_ACQUIRER: the functions that reach an acquirer (lib/composition/acquirers.ts), and
   // onboarding, which lets a production merchant name the sandbox acquirer only where it is set.
   configWrite: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
-  payments: { productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
+  payments: { productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS, ...THREE_DS_SERVER },
   // Network-assigned JWE key ids per payload key (docs/operating/keys.md, "Key ids the networks assign"): only 4.3 and 4.10 decrypt.
-  paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS },
+  paymentsDecrypt: { payloadKeyNetworkKids: 'PAYLOAD_KEY_NETWORK_KIDS', productionAcquirer: 'PRODUCTION_ACQUIRER', ...SANDBOX_ACS, ...THREE_DS_SERVER },
   lifecycle: { productionAcquirer: 'PRODUCTION_ACQUIRER' },
   // Mastercard confirmations (lib/composition/config/network-confirmations-config.ts): all three or none.
   webhookDelivery: {
@@ -113,7 +130,13 @@ function functionConfig(entry, events, environment, serviceDir) {
     handler: `functions/${entry.dir}/handler.handler`,
     role: roleLogicalId(entry.role),
     memorySize: payment ? 1024 : 512,
-    timeout: worker ? WORKER_TIMEOUT_SECONDS : payment ? PAYMENT_TIMEOUT_SECONDS : DEFAULT_TIMEOUT_SECONDS,
+    timeout: worker
+      ? WORKER_TIMEOUT_SECONDS
+      : STEP_UP_GROUPS.has(entry.role)
+        ? STEP_UP_TIMEOUT_SECONDS
+        : payment
+          ? PAYMENT_TIMEOUT_SECONDS
+          : DEFAULT_TIMEOUT_SECONDS,
     ...(Object.keys(env).length > 0 ? { environment: env } : {}),
     package: { patterns: [...patterns, NO_SOURCE_MAPS] },
     events,

@@ -17,8 +17,8 @@ const { refuse } = require('./refusal.cjs');
  * | orders          | Sessions GetItem, PutItem; Config GetItem; Orders GetItem, PutItem, Query | —                                        |
  * | paymentLinks    | Sessions GetItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (4.14 links: create, read, cancel) | — |
  * | payLinkPage     | Sessions PutItem; Config GetItem; Orders GetItem, PutItem, UpdateItem, Query (GET /pay: the link's order and a hosted session; no bearer token) | — |
- * | payments        | Sessions GetItem, BatchGetItem; Config GetItem; Orders Get/BatchGet/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem | GetPublicKey, DescribeKey (no Decrypt) |
- * | paymentsDecrypt | payments + —                                                            | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
+ * | payments        | Sessions GetItem, BatchGetItem; Config GetItem; Orders Get/BatchGet/Put/Update/Query/DeleteItem; Replay Get/Update/DeleteItem; the 3DS Server's API key secret (only when `threeDsServerApiKeyArn` is set) | GetPublicKey, DescribeKey (no Decrypt) |
+ * | paymentsDecrypt | payments + — (the 3DS Server's API key secret likewise)                | Decrypt (RSAES_OAEP_SHA_256/SHA_1 only), GetPublicKey, DescribeKey |
  * | lifecycle       | Sessions GetItem; Config GetItem; Orders GetItem, Query, PutItem, UpdateItem (captures, reversals, refunds; processor reference locations) | — |
  * | processorNotifications | Config GetItem (merchant by processor account); Orders GetItem, Query, PutItem, UpdateItem (the processor inbox, settling payments and operations) | — |
  * | webhookEvents   | Sessions GetItem; Config GetItem; Orders Query, UpdateItem on EVENTS#… partitions only | — |
@@ -348,14 +348,36 @@ function mastercardCredentialsArn(value) {
   return arn;
 }
 
+/** A Secrets Manager secret ARN (the 3DS Server's API key may be one, lib/adapters/aws/secret-string.ts). */
+const SECRETS_MANAGER_ARN = /^arn:aws[a-z-]*:secretsmanager:[a-z0-9-]+:\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
+/** The groups whose functions step payments up (4.3, 4.4, 4.10): they read the 3DS Server's API key. */
+const THREE_DS_GROUPS = Object.freeze(['payments', 'paymentsDecrypt']);
+
+function threeDsServerApiKeyArn(value) {
+  if (value === undefined || value === null || String(value).trim() === '') return undefined;
+  const arn = String(value).trim();
+  if (!SSM_PARAMETER_ARN.test(arn) && !SECRETS_MANAGER_ARN.test(arn))
+    throw new Error('threeDsServerApiKeyArn must be a Secrets Manager secret ARN or an SSM parameter ARN (no wildcard)');
+  return arn;
+}
+
 /**
  * Statements that depend on optional params. The delivery worker reads the Mastercard API
  * credentials (a SecureString; the default aws/ssm key needs no kms: grant, a customer key's
- * policy must allow this role) — that one parameter only, and only when configured.
+ * policy must allow this role) — that one parameter only, and only when configured. The payment
+ * functions read the 3DS Server's API key (SPEC 4.17): that one secret or parameter only
+ * (GetSecretValue, or GetParameter), and only when configured; a customer-managed KMS key of the
+ * secret must allow these roles kms:Decrypt in its own key policy.
  */
-function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
-  if (group !== 'webhookDelivery' || !mastercardApiCredentialsParameterArn) return [];
-  return [{ Sid: 'MastercardApiCredentials', Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [mastercardApiCredentialsParameterArn] }];
+function extraStatements(group, { mastercardApiCredentialsParameterArn, threeDsServerApiKeyArn: apiKeyArn }) {
+  const statements = [];
+  if (group === 'webhookDelivery' && mastercardApiCredentialsParameterArn)
+    statements.push({ Sid: 'MastercardApiCredentials', Effect: 'Allow', Action: ['ssm:GetParameter'], Resource: [mastercardApiCredentialsParameterArn] });
+  if (THREE_DS_GROUPS.includes(group) && apiKeyArn) {
+    const action = SECRETS_MANAGER_ARN.test(apiKeyArn) ? 'secretsmanager:GetSecretValue' : 'ssm:GetParameter';
+    statements.push({ Sid: 'ThreeDsServerApiKey', Effect: 'Allow', Action: [action], Resource: [apiKeyArn] });
+  }
+  return statements;
 }
 
 /**
@@ -363,8 +385,21 @@ function extraStatements(group, { mastercardApiCredentialsParameterArn }) {
  * (the entries a stage deploys, ./route-table.cjs): each role's functions' log groups, its
  * data statements, and the idempotency table where one of its functions opts in.
  */
-function roleResources({ service, stage, payloadKeyIds, routeTable, sandbox = false, mastercardApiCredentialsParameterArn }) {
-  const extras = { mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn), service, stage };
+function roleResources({
+  service,
+  stage,
+  payloadKeyIds,
+  routeTable,
+  sandbox = false,
+  mastercardApiCredentialsParameterArn,
+  threeDsServerApiKeyArn: apiKeyArn,
+}) {
+  const extras = {
+    mastercardApiCredentialsParameterArn: mastercardCredentialsArn(mastercardApiCredentialsParameterArn),
+    threeDsServerApiKeyArn: threeDsServerApiKeyArn(apiKeyArn),
+    service,
+    stage,
+  };
   const keyResources = payloadKeyResources(service, stage, payloadKeyIds);
   const idempotent = new Set(idempotencyRoles(routeTable));
   for (const entry of routeTable) roleLogicalId(entry.role); // an unknown role fails here, by name
@@ -412,7 +447,8 @@ async function resolveContext({ resolveConfigurationProperty, resolveVariable })
   const param = await resolveVariable('param:payloadKeyIds, null');
   const payloadKeyIds = typeof param === 'string' && param.trim() ? param.trim() : payloadKeyAlias(service, stage);
   const mastercardApiCredentialsParameterArn = mastercardCredentialsArn(await resolveVariable('param:mastercardApiCredentialsParameterArn, null'));
-  return { service, stage, payloadKeyIds, mastercardApiCredentialsParameterArn };
+  const apiKeyArn = threeDsServerApiKeyArn(await resolveVariable('param:threeDsServerApiKeyArn, null'));
+  return { service, stage, payloadKeyIds, mastercardApiCredentialsParameterArn, threeDsServerApiKeyArn: apiKeyArn };
 }
 
 /** serverless.yml: `resources: - ${file(./infra/serverless/iam.cjs):serverlessResources}` */
@@ -448,6 +484,7 @@ module.exports = {
   webhookSecretsKeyStatement,
   WEBHOOK_SECRET_PURPOSE,
   roleResources,
+  THREE_DS_GROUPS,
   serverlessResources,
   serverlessPayloadKeyIds,
 };

@@ -32,6 +32,7 @@ const URL_PARAMS = Object.freeze([
   'clickToPaySdkUrls',
   'sandboxAcsBaseUrl',
   'threeDsAcsOrigins',
+  'threeDsServerUrl',
   'corsAllowedOrigins',
 ]);
 /** A host in the reserved `.invalid` TLD, e.g. https://auth.example.invalid/… (a trailing root dot too). */

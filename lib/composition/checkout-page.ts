@@ -19,6 +19,10 @@ export const checkoutPageDeps: CheckoutPageDeps = {
   sessions: new SessionRepository(documentClient, serviceConfig.SESSIONS_TABLE),
   assets: new WebAssets(resolve(process.cwd(), 'web', 'dist')),
   sdkUrls: checkoutPageConfig.CLICK_TO_PAY_SDK_URLS,
-  acsOrigins: acsThreeDsOrigins(sandboxConfig.SANDBOX_ACS_BASE_URL, checkoutPageConfig.THREE_DS_ACS_ORIGINS),
+  acsOrigins: acsThreeDsOrigins(
+    sandboxConfig.SANDBOX_ACS_BASE_URL,
+    checkoutPageConfig.THREE_DS_ACS_ORIGINS,
+    checkoutPageConfig.THREE_DS_SERVER_URL !== undefined,
+  ),
   now: clock,
 };

@@ -5,6 +5,7 @@ import { serviceConfig } from './config/service-config.js';
 import type { PaymentDeps } from '../core/payments/deps.js';
 import { authorizers, productionAuthorizer, sandboxAuthorizer } from './acquirers.js';
 import { unconfiguredThreeDsServer } from '../core/ports/three-ds-server.js';
+import { productionThreeDsServer, threeDsSettings } from './three-ds-server.js';
 import { sandboxConfig } from './config/sandbox-config.js';
 import { sandboxAcsRepository } from './sandbox.js';
 import { SandboxThreeDsServer } from '../adapters/sandbox/sandbox-three-ds.js';
@@ -32,8 +33,9 @@ const PENDING_THREE_DS_SECONDS = 3600;
 /**
  * Sandbox merchants step up at the sandbox ACS (SPEC §5), served from SANDBOX_ACS_BASE_URL
  * when set, where this stage serves the sandbox (none elsewhere: 502, retryable); production
- * merchants at the gateway's 3DS server, plugged in here through the same ThreeDsServer port
- * (docs/integrating/three-ds.md) — until then, none (502, retryable).
+ * merchants at the deployment's 3DS Server (THREE_DS_SERVER_URL, lib/composition/three-ds-server.ts)
+ * through the same ThreeDsServer port — none configured: every production step-up is 502,
+ * retryable (docs/integrating/three-ds.md).
  */
 const sandboxThreeDsServer = sandboxAcsRepository
   ? new SandboxThreeDsServer(sandboxAcsRepository, { acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL, ttlSeconds: PENDING_THREE_DS_SECONDS, now: clock })
@@ -49,7 +51,7 @@ export const paymentDeps: PaymentDeps = {
   keys: payloadKeyVault,
   networks: networkKeyRing,
   authorizers,
-  threeDsServers: { sandbox: sandboxThreeDsServer, production: unconfiguredThreeDsServer('no production 3DS server is configured for this deployment') },
+  threeDsServers: { sandbox: sandboxThreeDsServer, production: productionThreeDsServer },
   settings: {
     checkoutMaxAgeSeconds: paymentConfig.CHECKOUT_MAX_AGE_SECONDS,
     authorizerTimeoutMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
@@ -57,6 +59,7 @@ export const paymentDeps: PaymentDeps = {
     // A request we gave up on could still land for about as long as we waited for it.
     inFlightMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
     pendingThreeDsSeconds: PENDING_THREE_DS_SECONDS,
+    threeDs: threeDsSettings,
   },
   now: clock,
   represent: toPaymentResource,

@@ -1,4 +1,5 @@
 import * as z from 'zod';
+import { threeDsRequestorSchema } from '../core/domain/three-ds-requestor.js';
 import { DYNAMIC_DATA_TYPES } from '../core/checkout/dynamic-data.js';
 import { PROCESSOR_NAMES } from './processor-config.js';
 
@@ -58,7 +59,38 @@ export const paymentResource = z.strictObject({
     .optional(),
   /** `code`: the issuer's authorization code, absent when the processor reported none. */
   authorization: z.strictObject({ code: z.string().optional(), resultCode: z.string(), at: isoTime }).optional(),
-  threeDs: z.strictObject({ acsUrl: z.url(), creq: z.string(), transactionId: z.string() }).optional(),
+  /**
+   * Only in AWAIT_3DS: what the page does next (SPEC 4.10, 4.17). `method`: run the 3DS Method
+   * (form-POST `threeDSMethodData` to `url` in a hidden iframe, 10 s), then 4.10
+   * `{threeDSCompInd, browserInfo}`. `acsUrl` + `creq`: the challenge (form-POST `creq` to `acsUrl`
+   * in a frame of `challengeWindowSize`), then 4.10 `{cres}`.
+   */
+  threeDs: z
+    .strictObject({
+      transactionId: z.string(),
+      acsUrl: z.url().optional(),
+      creq: z.string().optional(),
+      challengeWindowSize: z.enum(['01', '02', '03', '04', '05']).optional(),
+      method: z.strictObject({ url: z.url(), threeDSMethodData: z.string() }).optional(),
+    })
+    .optional(),
+  /**
+   * The cardholder authentication's evidence once it has an outcome (SPEC 4.17): the 3DS Server's,
+   * the directory server's and the ACS's transaction ids, the protocol version, transStatus (and
+   * transStatusReason, challengeCancel when refused), the ECI. Never the authentication value.
+   */
+  authentication: z
+    .strictObject({
+      transactionId: z.string(),
+      dsTransactionId: z.string().optional(),
+      acsTransactionId: z.string().optional(),
+      protocolVersion: z.string().optional(),
+      transStatus: z.string(),
+      transStatusReason: z.string().optional(),
+      challengeCancel: z.string().optional(),
+      eci: z.string().optional(),
+    })
+    .optional(),
   failure: failure.optional(),
   /** Only when FAILED: whether the order can get a new payment (POST …/orders/{orderRef}/payments). */
   retryable: z.boolean().optional(),
@@ -118,6 +150,8 @@ export const merchantConfigResource = z.strictObject({
    * hosted-session token.
    */
   processor: z.strictObject({ name: z.enum(PROCESSOR_NAMES), account: z.string().optional() }).optional(),
+  /** 4.7 `threeDsRequestor` as onboarded (absent for a hosted-session token, and when none was given). */
+  threeDsRequestor: threeDsRequestorSchema.optional(),
 });
 
 export const encryptionKeysResource = z.strictObject({

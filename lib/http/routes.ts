@@ -288,6 +288,13 @@ export const routes = {
     role: 'processorNotifications',
     routes: ['POST /processors/adyen/notifications'],
   },
+  // The 3DS Method's completion, form-POSTed by the ACS's page in a hidden iframe: like the CRes
+  // notification it renders a hand-over page and reads and changes nothing.
+  threeDsMethodNotification: {
+    dir: 'three-ds-method-notification',
+    role: 'public',
+    routes: ['POST /checkout/3ds-method-notification'],
+  },
   checkoutPage: {
     dir: 'checkout-page',
     role: 'checkoutPage',

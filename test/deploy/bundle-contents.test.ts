@@ -59,7 +59,9 @@ const NOT_FOR_CONFIG = [
   /^lib\/adapters\/processors\//,
   /^lib\/adapters\/three-ds\//,
   /^lib\/core\/(payments|operations)\//,
-  /^lib\/composition\/(payments|acquirers|sandbox-src|idempotency|idempotent-api-handler)\.ts$/,
+  /^lib\/composition\/(payments|acquirers|sandbox-src|idempotency|idempotent-api-handler|three-ds-server)\.ts$/,
+  // The 3DS Server's API key is read by the payment functions alone (SPEC 4.17).
+  /node_modules\/@aws-sdk\/client-secrets-manager\//,
   /^lib\/http\/idempotency\.ts$/,
   /node_modules\/@aws-lambda-powertools\/(idempotency|jmespath)\//,
 ];
@@ -94,7 +96,14 @@ describe('function bundles carry only what the function uses', () => {
 
   it('the check sees them where they belong: the 4.3 function bundles the checkout crypto and the idempotency guard', async () => {
     const modules = await inputs.payClickToPay;
-    for (const expected of [/^lib\/core\/checkout\/jws\.ts$/, /^lib\/http\/idempotency\.ts$/, /node_modules\/@aws-lambda-powertools\/idempotency\//]) {
+    for (const expected of [
+      /^lib\/core\/checkout\/jws\.ts$/,
+      /^lib\/http\/idempotency\.ts$/,
+      /node_modules\/@aws-lambda-powertools\/idempotency\//,
+      // …and the production 3DS Server with the client that reads its API key.
+      /^lib\/adapters\/three-ds\/threedsecure-io\/server\.ts$/,
+      /node_modules\/@aws-sdk\/client-secrets-manager\//,
+    ]) {
       expect(
         modules.some((module) => expected.test(module)),
         String(expected),

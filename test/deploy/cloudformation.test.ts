@@ -54,6 +54,10 @@ if (missingHandlers.length > 0) {
 // Called without a bearer token: the public pages, the sandbox and the webhook worker (stream, schedule).
 const UNAUTHENTICATED_GROUPS = new Set(['public', 'sandboxAcs', 'sandboxSrc', 'checkoutPage', 'payLinkPage', 'webhookDelivery', 'processorNotifications']);
 
+/** The production 3DS Server (SPEC 4.17) and the secret holding its API key. */
+const THREE_DS_SERVER_URL = 'https://service.sandbox.3dsecure.io';
+const THREE_DS_API_KEY_ARN = 'arn:aws:secretsmanager:eu-west-1:123456789012:secret:click-to-pay/test/three-ds-api-key-AbCdEf';
+
 const asArray = <T>(value: T | T[] | undefined): T[] => (value === undefined ? [] : Array.isArray(value) ? value : [value]);
 
 describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation template', () => {
@@ -64,7 +68,11 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
   let resources: Record<string, Resource>;
 
   beforeAll(async () => {
-    packaged = await packageTemplate(['--param', 'sandbox=true'], STAGE, REGION);
+    packaged = await packageTemplate(
+      ['--param', 'sandbox=true', '--param', `threeDsServerUrl=${THREE_DS_SERVER_URL}`, '--param', `threeDsServerApiKeyArn=${THREE_DS_API_KEY_ARN}`],
+      STAGE,
+      REGION,
+    );
     ({ packageDir, serviceDir } = packaged);
     template = packaged.template as typeof template;
     resources = template.Resources;
@@ -137,7 +145,8 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       const payment = ['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications'].includes(fn.role);
       const worker = fn.role === 'webhookDelivery';
       expect(props.MemorySize, fn.name).toBe(payment ? 1024 : 512);
-      expect(props.Timeout, fn.name).toBe(worker ? 60 : payment ? 15 : 6);
+      const stepUp = fn.role === 'payments' || fn.role === 'paymentsDecrypt'; // 4.3, 4.4, 4.10 may run the 3DS Server too
+      expect(props.Timeout, fn.name).toBe(worker ? 60 : stepUp ? 28 : payment ? 15 : 6);
       // A lease outlives its holder's Lambda: no holder can still be talking to the acquirer
       // when its lease is taken over (SPEC §3, docs/integrating/payment-processing.md "Exactly once").
       const env: Record<string, string> = props.Environment.Variables;
@@ -291,7 +300,9 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     const readers = new Set(['payments', 'paymentsDecrypt', 'lifecycle', 'processorNotifications', 'webhookDelivery']);
     const prefix = `${SERVICE}/${STAGE}/processors/`;
     for (const fn of allFunctions) {
-      const onSecrets = statementsOf(roleOf(fn.name)).filter((s) => actionsOf(s).some((a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:')));
+      const onSecrets = statementsOf(roleOf(fn.name)).filter(
+        (s) => s.Sid !== 'ThreeDsServerApiKey' && actionsOf(s).some((a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:')),
+      );
       if (!readers.has(fn.role)) {
         expect(onSecrets, `${fn.name} (${fn.role})`).toEqual([]);
         continue;
@@ -484,6 +495,31 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     expect(onOrders.map((st) => [actionsOf(st).sort(), st.Condition])).toEqual([
       [['dynamodb:query', 'dynamodb:updateitem'], { 'ForAllValues:StringLike': { 'dynamodb:LeadingKeys': ['EVENTS#*'] } }],
     ]);
+  });
+
+  it('lets the payment functions (4.3, 4.4, 4.10) alone read the 3DS Server’s API key: that one secret, GetSecretValue only', () => {
+    const stepUp = new Set(['payments', 'paymentsDecrypt']);
+    for (const fn of allFunctions) {
+      const statements = statementsOf(roleOf(fn.name));
+      // Processor secrets are granted by their own statement (the processor-secrets test above).
+      const onSecrets = statements.filter(
+        (s) => s.Sid !== 'ProcessorSecrets' && actionsOf(s).some((a) => a.startsWith('secretsmanager:') || a.startsWith('ssm:')),
+      );
+      const env: Record<string, string> = functionEntry(fn.name)[1].Properties.Environment.Variables;
+      if (stepUp.has(fn.role)) {
+        expect(
+          onSecrets.map((s) => [actionsOf(s), s.Resource]),
+          fn.name,
+        ).toEqual([[['secretsmanager:getsecretvalue'], [THREE_DS_API_KEY_ARN]]]);
+        expect([env.THREE_DS_SERVER_URL, env.THREE_DS_SERVER_API_KEY_ARN], fn.name).toEqual([THREE_DS_SERVER_URL, THREE_DS_API_KEY_ARN]);
+      } else {
+        expect(onSecrets, fn.name).toEqual([]);
+        expect(env, fn.name).not.toHaveProperty('THREE_DS_SERVER_API_KEY_ARN');
+        // The page only learns that a 3DS Server is there: its CSP then frames any https ACS.
+        if (fn.role === 'checkoutPage') expect(env.THREE_DS_SERVER_URL).toBe(THREE_DS_SERVER_URL);
+        else expect(env, fn.name).not.toHaveProperty('THREE_DS_SERVER_URL');
+      }
+    }
   });
 
   it('gives captures, reversals and refunds no KMS at all', () => {

@@ -20,7 +20,8 @@ import { startFakeNetworks, type FakeNetworks } from './fakes/index.js';
  * acquirer (PRODUCTION_ACQUIRER, a non-production stage's setting); `npm start` also runs the
  * Adyen and Checkout.com fakes with a production demo merchant on each (PROCESSOR_FAKES). Once it runs, the fakes learn the service's payload key
  * from 4.2, as a network learns it when the merchant registers. Their origins reach the
- * scenarios through E2E_FAKE_NETWORKS.
+ * scenarios through E2E_FAKE_NETWORKS. Production merchants step up through the fake 3DS
+ * Server (test/fakes/three-ds-server), which `npm start` runs when LOCAL_THREE_DS_SERVER=fake.
  */
 const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
 const BANNER = 'Click to Pay service running at';
@@ -58,13 +59,16 @@ export async function setup(): Promise<() => Promise<void>> {
     'SECRETS_MANAGER_ENDPOINT',
     'SSM_ENDPOINT',
     'PROCESSOR_SECRETS_PREFIX',
+    'THREE_DS_SERVER_URL',
+    'THREE_DS_SERVER_API_KEY_ARN',
   ])
     delete env[name];
   const fakesDir = join(dataDir, 'fake-networks');
   await mkdir(fakesDir, { recursive: true });
   fakes = await startFakeNetworks(fakesDir);
-  // The processor fakes and a production demo merchant on each (infra/local/processor-fakes.ts).
-  Object.assign(env, fakes.env, { PRODUCTION_ACQUIRER: 'sandbox', PROCESSOR_FAKES: '1' });
+  // The processor fakes and a production demo merchant on each (infra/local/processor-fakes.ts);
+  // production merchants step up through the fake 3DS Server (LOCAL_THREE_DS_SERVER=fake).
+  Object.assign(env, fakes.env, { PRODUCTION_ACQUIRER: 'sandbox', PROCESSOR_FAKES: '1', LOCAL_THREE_DS_SERVER: 'fake' });
 
   child = spawn('npm', ['start'], { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });

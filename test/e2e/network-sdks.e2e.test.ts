@@ -258,9 +258,10 @@ describe('the page CSP with network SDKs configured', () => {
       for (const name of ['script-src', 'connect-src']) {
         expect([...directives.get(name)!].sort(), name).toEqual(["'self'", ...origins].sort());
       }
-      // Frames: the SDKs' and the 3DS ACS's (docs/integrating/three-ds.md), nothing else.
-      const acsOrigin = new URL(e2e().local.sandboxAcsBaseUrl).origin;
-      expect([...directives.get('frame-src')!].sort(), 'frame-src').toEqual(["'self'", ...origins, acsOrigin].sort());
+      // Frames: the SDKs' and the 3DS ACSs' — the sandbox's and the production 3DS Server's (the fake
+      // here, THREE_DS_ACS_ORIGINS; `https:` when none is listed) — nothing else (docs/integrating/three-ds.md).
+      const acsOrigins = [e2e().local.sandboxAcsBaseUrl, e2e().local.threeDsServer!.acsUrl].map((url) => new URL(url).origin);
+      expect([...directives.get('frame-src')!].sort(), 'frame-src').toEqual(["'self'", ...origins, ...acsOrigins].sort());
       expect(directives.get('default-src')).toEqual(["'none'"]);
       await waitForStep(page, 'identity');
       expect(await violations()).toEqual([]);

@@ -58,12 +58,12 @@ describe('4.10 with a forged or tampered cres', () => {
     expect((await completeThreeDs(world, token, cres!)).body.state).toBe('AUTHORISED');
   });
 
-  it('a successful challenge whose cres is edited to say N fails too: a cres that contradicts the result is never believed', async () => {
+  it('a successful challenge whose cres is edited to say N is authorized all the same: the RReq decides, never the cres', async () => {
     const { world, threeDs } = await awaitingChallenge();
     const { cres } = await answerChallenge(threeDs, '1234');
     const done = await completeThreeDs(world, token, encode({ ...decode(cres!), transStatus: 'N' }));
-    expect(done.body).toMatchObject({ state: 'FAILED', failure: { code: 'THREE_DS_FAILED' } });
-    expect(authorizerCalls(world.paymentRef)).toBe(0);
+    expect(done.body).toMatchObject({ state: 'AUTHORISED', eci: '05', authentication: { transStatus: 'Y', transactionId: threeDs.transactionId } });
+    expect(authorizerCalls(world.paymentRef)).toBe(1);
   });
 
   it('not a CRes at all → 400 (a CReq, missing ids, not JSON)', async () => {

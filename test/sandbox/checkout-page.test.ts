@@ -70,6 +70,18 @@ describe('GET /checkout', () => {
     });
   });
 
+  it('hands the page the Accept header of its own navigation (an EMV 3DS AReq needs it; JavaScript cannot read it), escaped and bounded', async () => {
+    const token = await storedSession(Math.floor(Date.now() / 1000) + 600);
+    const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8</script><script>alert(1)</script>';
+    const response = await invoke(handler, { path: '/checkout', query: { session: token }, headers: { accept } });
+    expect(bootstrapOf(response).acceptHeader).toBe(accept);
+    expect(response.raw).not.toContain('</script><script>alert(1)');
+    const long = await invoke(handler, { path: '/checkout', query: { session: token }, headers: { accept: 'a'.repeat(5000) } });
+    expect(bootstrapOf(long).acceptHeader).toHaveLength(2048);
+    const invalid = await invoke(handler, { path: '/checkout', query: { session: 'nope' }, headers: { accept } });
+    expect(bootstrapOf(invalid)).toEqual({ error: 'SESSION_INVALID' });
+  });
+
   it('tells an expired session from an unknown or malformed one (both 200, friendly page)', async () => {
     const expired = await page(await storedSession(epochSeconds() - 1));
     expect([expired.status, bootstrapOf(expired)]).toEqual([200, { error: 'SESSION_EXPIRED' }]);

@@ -56,12 +56,15 @@ describe('a stage without the sandbox', () => {
     const sandbox = await paymentDeps.authorizers.for({ environment: 'sandbox' } as Parameters<typeof paymentDeps.authorizers.for>[0]);
     await expect(sandbox.recover({ operation: 'AUTHORIZE', reference: 'any' }, new AbortController().signal)).rejects.toThrow(/serves no sandbox/);
     await expect(
-      paymentDeps.threeDsServers.sandbox.startChallenge({
-        notificationUrl: 'https://pay.test.example/checkout/3ds-notification',
-        amount: { currencyCode: 'AED', value: 1000 },
-        brand: 'VISA',
-      } as never),
-    ).rejects.toMatchObject({ code: 'AUTHORIZATION_UNAVAILABLE' });
+      paymentDeps.threeDsServers.sandbox.prepare(
+        {
+          brand: 'VISA',
+          account: { number: '4895370012003478', expiryMonth: '12', expiryYear: '2029' },
+          methodNotificationUrl: 'https://pay.test.example/checkout/3ds-method-notification',
+        },
+        new AbortController().signal,
+      ),
+    ).rejects.toMatchObject({ kind: 'not-sent', message: expect.stringMatching(/serves no sandbox/) });
   });
 
   it('refuses to start the sandbox’s own functions, naming SANDBOX_TABLE', async () => {

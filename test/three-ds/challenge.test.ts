@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeJsonBase64Url } from '../../lib/adapters/three-ds/threedsecure-io/base64url.js';
 import { parseMethodCompletion } from '../../lib/adapters/three-ds/threedsecure-io/method.js';
-import type { AuthenticationOutcome } from '../../lib/adapters/three-ds/three-ds-authentication.js';
+import type { AuthenticationOutcome } from '../../lib/core/ports/three-ds-server.js';
 import { formOf, postForm, prepared, seconds, startHarness, type Harness } from './support.js';
 
 /**

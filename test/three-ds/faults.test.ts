@@ -1,7 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ThreeDsServerCallError } from '../../lib/adapters/three-ds/three-ds-errors.js';
+import { ThreeDsServerCallError } from '../../lib/core/ports/three-ds-server-error.js';
 import { ThreeDSecureIoServer } from '../../lib/adapters/three-ds/threedsecure-io/server.js';
 import { account, formOf, postForm, prepared, seconds, startHarness, type Harness } from './support.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decodeJsonBase64Url } from '../../lib/adapters/three-ds/threedsecure-io/base64url.js';
-import { ThreeDsServerCallError } from '../../lib/adapters/three-ds/three-ds-errors.js';
+import { ThreeDsServerCallError } from '../../lib/core/ports/three-ds-server-error.js';
 import { account, prepared, seconds, startHarness, type Harness } from './support.js';
 
 /**

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AuthenticationRequest, BrowserInfo, CardBrand, MessageVersion, RequestorProfile } from '../../lib/adapters/three-ds/three-ds-authentication.js';
+import type { BrowserInfo, CardBrand, MessageVersion, RequestorProfile } from '../../lib/core/ports/three-ds-server.js';
+import type { CompleteAuthenticationRequest as AuthenticationRequest } from '../../lib/adapters/three-ds/threedsecure-io/areq.js';
 import { ThreeDSecureIoServer } from '../../lib/adapters/three-ds/threedsecure-io/server.js';
 import { startFakeThreeDsServer, testAccount, type FakeThreeDsServer, type FakeThreeDsServerOptions } from '../fakes/three-ds-server/index.js';
 

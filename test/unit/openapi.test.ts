@@ -86,9 +86,10 @@ describe('docs/openapi.json', () => {
     }
   });
 
-  it('documents the two pages at their table routes, named after their functions', () => {
+  it('documents the pages and the processor callback at their table routes, named after their functions', () => {
     const paths = buildOpenApi().paths as Record<string, Record<string, { operationId: string }>>;
-    for (const entry of routeTable().filter((e) => e.name === 'payLinkPage' || e.name === 'threeDsNotification')) {
+    const documented = ['payLinkPage', 'threeDsNotification', 'threeDsMethodNotification', 'adyenNotifications'];
+    for (const entry of routeTable().filter((e) => documented.includes(e.name))) {
       const [method, path] = entry.routes[0]!.split(' ') as [string, string];
       expect(paths[path]?.[method.toLowerCase()]?.operationId, entry.name).toBe(entry.name);
     }

@@ -1,4 +1,5 @@
 import type * as z from 'zod';
+import type { BrowserInfo } from './three-ds-browser.js';
 import type { encryptionKeysResource, merchantConfigResource, orderResource, paymentResource } from '../../lib/http/resource-schemas.js';
 
 /**
@@ -44,12 +45,19 @@ export class ApiClient {
     return this.request('GET', orderPath(outletId, orderRef));
   }
 
-  payWithClickToPay(outletId: string, orderRef: string, paymentRef: string, checkoutResponse: unknown): Promise<Payment> {
-    return this.request('POST', `${orderPath(outletId, orderRef)}/payments/${encodeURIComponent(paymentRef)}/click-to-pay`, { checkoutResponse });
+  /** 4.3, with the browser's data a production step-up's AReq needs (SPEC 4.17). */
+  payWithClickToPay(outletId: string, orderRef: string, paymentRef: string, checkoutResponse: unknown, browserInfo: BrowserInfo): Promise<Payment> {
+    return this.request('POST', `${orderPath(outletId, orderRef)}/payments/${encodeURIComponent(paymentRef)}/click-to-pay`, { checkoutResponse, browserInfo });
   }
 
+  /** 4.10 after the challenge. */
   completeThreeDs(outletId: string, orderRef: string, paymentRef: string, cres: string): Promise<Payment> {
     return this.request('POST', `${orderPath(outletId, orderRef)}/payments/${encodeURIComponent(paymentRef)}/3ds`, { cres });
+  }
+
+  /** 4.10 after the 3DS Method: Y it completed, N it did not within 10 s. */
+  continueThreeDs(outletId: string, orderRef: string, paymentRef: string, threeDSCompInd: 'Y' | 'N', browserInfo: BrowserInfo): Promise<Payment> {
+    return this.request('POST', `${orderPath(outletId, orderRef)}/payments/${encodeURIComponent(paymentRef)}/3ds`, { threeDSCompInd, browserInfo });
   }
 
   /**

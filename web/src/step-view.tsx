@@ -97,7 +97,14 @@ export function StepView({ state, flow, details }: { state: FlowState; flow: Che
         </NoticeStep>
       );
     case 'three-ds':
-      return <ThreeDsStep payment={view.payment} onComplete={(cres) => void flow.completeThreeDs(cres)} />;
+      return (
+        <ThreeDsStep
+          key={`${view.payment.threeDs?.transactionId}-${view.payment.threeDs?.acsUrl ? 'challenge' : 'method'}`}
+          payment={view.payment}
+          onComplete={(cres) => void flow.completeThreeDs(cres)}
+          onMethodDone={(indicator) => void flow.continueThreeDs(indicator)}
+        />
+      );
     case 'paid':
       return <SuccessStep payment={view.payment} details={details} already={view.already} />;
     case 'declined':

@@ -198,9 +198,23 @@ export class PaymentRepository implements PaymentStore {
     );
   }
 
-  async putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs): Promise<void> {
+  async putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs, options: { unlessAReqSentFor?: string } = {}): Promise<void> {
+    const claim = options.unlessAReqSentFor;
     await dynamo(() =>
-      this.client.send(new PutCommand({ TableName: this.table, Item: { ...pendingKey(orderRef, paymentRef), kind: 'THREE_DS', ...pending } })),
+      this.client.send(
+        new PutCommand({
+          TableName: this.table,
+          Item: { ...pendingKey(orderRef, paymentRef), kind: 'THREE_DS', ...pending },
+          // The AReq claim: whoever finds it already claimed for this transaction never sends it.
+          ...(claim
+            ? {
+                ConditionExpression: 'attribute_not_exists(areqSentFor) OR areqSentFor <> :tx',
+                ExpressionAttributeValues: { ':tx': claim },
+                ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+              }
+            : {}),
+        }),
+      ),
     );
   }
 

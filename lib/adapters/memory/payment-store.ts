@@ -74,13 +74,33 @@ export class MemoryPaymentStore implements PaymentStore {
     record.payment = after as unknown as Payment;
   }
 
-  async park(payment: PaymentKey, leaseId: string, now: number, parkedUntil: number): Promise<void> {
+  /** With `processorReference`, recorded, and `events` appended to the outbox in the same step. */
+  async park(
+    payment: PaymentKey,
+    leaseId: string,
+    now: number,
+    parkedUntil: number,
+    processorReference?: string,
+    events: readonly OutboxEntry[] = [],
+  ): Promise<void> {
     const record = this.holderOf(payment, leaseId);
-    record.payment = { ...record.payment, leaseUntil: now, parkedUntil, version: record.payment.version + 1, updatedAt: new Date(now).toISOString() };
+    record.payment = {
+      ...record.payment,
+      leaseUntil: now,
+      parkedUntil,
+      ...(processorReference ? { processorReference } : {}),
+      version: record.payment.version + 1,
+      updatedAt: new Date(now).toISOString(),
+    };
+    appendToOutbox(record, events, now);
   }
 
-  async putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs): Promise<void> {
-    this.tables.pendingThreeDs.set(paymentKey(orderRef, paymentRef), copy(pending));
+  /** With `unlessAReqSentFor`: only if no AReq was claimed for that transaction id yet (the AReq claim). */
+  async putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs, options: { unlessAReqSentFor?: string } = {}): Promise<void> {
+    const key = paymentKey(orderRef, paymentRef);
+    const existing = this.tables.pendingThreeDs.get(key);
+    if (options.unlessAReqSentFor !== undefined && existing?.areqSentFor === options.unlessAReqSentFor) throw conflict(existing);
+    this.tables.pendingThreeDs.set(key, copy(pending));
   }
 
   /** Absent once expired, whether or not anything has removed it yet (TTL deletion is lazy). */

@@ -1,19 +1,27 @@
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { epochSeconds } from '../dynamodb/dynamo.js';
 import {
   THREE_DS_NOTIFICATION_PATH,
-  type ChallengeRequest,
-  type ChallengeVerdict,
-  type StartedChallenge,
+  type AuthenticationOutcome,
+  type AuthenticationRequest,
+  type ChallengeReference,
+  type ChallengeResult,
+  type CresCheck,
+  type Preparation,
+  type PrepareRequest,
+  type RecoveryOutcome,
+  type RecoveryReference,
   type ThreeDsServer,
 } from '../../core/ports/three-ds-server.js';
 import type { AcsTransaction, SandboxAcsRepository } from './sandbox-acs-repository.js';
 
 /**
- * The sandbox 3DS server and its directory server in one (SPEC §5): every step-up is a
- * challenge at the sandbox ACS (functions/sandbox-acs). "Sending the AReq" is writing the
- * ACS's transaction record; "receiving the RReq" is reading the result the ACS recorded
- * there. The CReq and CRes are EMV 3DS 2.2 messages (base64url JSON), nothing more.
+ * The sandbox 3DS Server and its directory server in one (SPEC §5), an adapter of the same port
+ * as a production 3DS Server: every step-up is a challenge at the sandbox ACS
+ * (functions/sandbox-acs). `prepare` has no 3DS Method; "sending the AReq" is writing the ACS's
+ * transaction record; "receiving the RReq" is reading the result the ACS recorded there. The
+ * CReq and CRes are EMV 3DS 2.2 messages (base64url JSON), nothing more. It needs neither the
+ * browser's data nor a requestor profile: sandbox merchants need not onboard one.
  */
 export const SANDBOX_ACS_PATH = '/sandbox/3ds/challenge';
 export const SANDBOX_CHALLENGE_CODE = '1234';
@@ -27,14 +35,21 @@ export interface SandboxThreeDsOptions {
 }
 
 export class SandboxThreeDsServer implements ThreeDsServer {
+  readonly requires = { browserInfo: false, requestor: false } as const;
+
   constructor(
     private readonly acs: Pick<SandboxAcsRepository, 'put' | 'get'>,
     private readonly options: SandboxThreeDsOptions,
   ) {}
 
-  async startChallenge(request: ChallengeRequest): Promise<StartedChallenge> {
+  async prepare(_request: PrepareRequest): Promise<Preparation> {
+    return { kind: 'ready', transactionId: randomUUID(), messageVersion: '2.2.0' };
+  }
+
+  /** The sandbox ACS always challenges. */
+  async authenticate(request: AuthenticationRequest): Promise<AuthenticationOutcome> {
     const transaction: AcsTransaction = {
-      transactionId: randomUUID(),
+      transactionId: request.transactionId,
       acsTransactionId: randomUUID(),
       notificationUrl: request.notificationUrl,
       amount: request.amount,
@@ -43,20 +58,62 @@ export class SandboxThreeDsServer implements ThreeDsServer {
     };
     await this.acs.put(transaction);
     const base = this.options.acsBaseUrl ?? serviceBaseOf(request.notificationUrl);
+    const challengeWindowSize = request.browser?.challengeWindowSize ?? request.challengeWindowSize ?? '05';
     return {
+      kind: 'challenge',
+      challenge: {
+        transactionId: transaction.transactionId,
+        acsTransactionId: transaction.acsTransactionId,
+        dsTransactionId: transaction.transactionId,
+        messageVersion: '2.2.0',
+        brand: request.brand,
+      },
       acsUrl: `${base.replace(/\/+$/, '')}${SANDBOX_ACS_PATH}`,
-      creq: encodeMessage(creqFor(transaction)),
-      transactionId: transaction.transactionId,
-      acsTransactionId: transaction.acsTransactionId,
+      creq: encodeMessage(creqFor(transaction, challengeWindowSize)),
     };
   }
 
   /** The result the ACS recorded for exactly this transaction (its RReq); the cres plays no part. */
-  async challengeResult(ref: { transactionId: string; acsTransactionId: string }): Promise<ChallengeVerdict> {
+  async challengeResult(ref: ChallengeReference): Promise<ChallengeResult> {
     const transaction = await this.acs.get(ref.transactionId, this.options.now());
-    if (!transaction?.result || transaction.acsTransactionId !== ref.acsTransactionId) return { kind: 'pending' };
-    return { kind: 'answered', transStatus: transaction.result.transStatus, ...(transaction.result.eci ? { eci: transaction.result.eci } : {}) };
+    if (!transaction) return { kind: 'expired' };
+    if (!transaction.result || transaction.acsTransactionId !== ref.acsTransactionId) return { kind: 'pending' };
+    return resultOf(transaction, ref);
   }
+
+  async recover(ref: RecoveryReference): Promise<RecoveryOutcome> {
+    const transaction = await this.acs.get(ref.transactionId, this.options.now());
+    if (!transaction) return { kind: 'spent', reason: 'unknown-transaction' };
+    if (!transaction.result) return { kind: 'spent', reason: 'no-result' };
+    const result = resultOf(transaction, { ...ref, acsTransactionId: transaction.acsTransactionId });
+    return { kind: 'result', result };
+  }
+
+  checkCres(cres: string, challenge: ChallengeReference): CresCheck {
+    const parsed = decodeMessage(cres) as { messageType?: unknown; threeDSServerTransID?: unknown; acsTransID?: unknown; transStatus?: unknown } | undefined;
+    if (parsed?.messageType !== 'CRes' || typeof parsed.transStatus !== 'string') return { kind: 'malformed' };
+    if (parsed.threeDSServerTransID !== challenge.transactionId || parsed.acsTransID !== challenge.acsTransactionId) return { kind: 'other-challenge' };
+    return { kind: 'matches', transStatus: parsed.transStatus };
+  }
+}
+
+/** The sandbox's RReq: Y with a made-up authentication value and the ECI the ACS recorded, or N. */
+function resultOf(transaction: AcsTransaction, ref: ChallengeReference | (RecoveryReference & { acsTransactionId: string })) {
+  const result = transaction.result!;
+  if (result.transStatus !== 'Y') return { kind: 'failed' as const, transStatus: 'N' as const, transStatusReason: '01' };
+  return {
+    kind: 'authenticated' as const,
+    authentication: {
+      transStatus: 'Y' as const,
+      // A sandbox CAVV (20 random bytes): it authorizes nothing anywhere but at the sandbox acquirer.
+      authenticationValue: randomBytes(20).toString('base64'),
+      eci: result.eci ?? (ref.brand === 'MASTERCARD' ? '02' : '05'),
+      transactionId: transaction.transactionId,
+      dsTransactionId: transaction.transactionId,
+      acsTransactionId: transaction.acsTransactionId,
+      messageVersion: '2.2.0' as const,
+    },
+  };
 }
 
 export interface Creq {
@@ -67,13 +124,13 @@ export interface Creq {
   challengeWindowSize: string;
 }
 
-/** challengeWindowSize 05 = full screen: the page gives the challenge its whole frame. */
-const creqFor = (t: AcsTransaction): Creq => ({
+/** The window size the page chose (05, full screen, when none was said). */
+const creqFor = (t: AcsTransaction, challengeWindowSize: string): Creq => ({
   messageType: 'CReq',
   messageVersion: '2.2.0',
   threeDSServerTransID: t.transactionId,
   acsTransID: t.acsTransactionId,
-  challengeWindowSize: '05',
+  challengeWindowSize,
 });
 
 /** A CReq as the ACS receives it; undefined for anything else. */

@@ -31,10 +31,16 @@ const acsOrigin = z.union([
 ]);
 const acsOriginList = blankAsUnset(commaList.pipe(z.array(acsOrigin).min(1)));
 
-/** Settings of the hosted checkout page (GET /checkout). */
+/**
+ * Settings of the hosted checkout page (GET /checkout). THREE_DS_SERVER_URL only says that a
+ * production 3DS Server is configured (the page never calls it): then, unless
+ * THREE_DS_ACS_ORIGINS names them, the page frames and form-POSTs to any https origin — the
+ * issuers' ACSs and 3DS Method URLs are known only per payment (docs/integrating/three-ds.md, "CSP").
+ */
 const schema = z.object({
   CLICK_TO_PAY_SDK_URLS: sdkUrlList,
   THREE_DS_ACS_ORIGINS: acsOriginList,
+  THREE_DS_SERVER_URL: blankAsUnset(webUrl),
 });
 
 export type CheckoutPageConfig = z.output<typeof schema>;

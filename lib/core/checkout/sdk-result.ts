@@ -5,6 +5,7 @@
  * `verifyCheckoutJws`.
  */
 import * as z from 'zod';
+import { browserInfoSchema } from '../domain/browser-info.js';
 import { CheckoutPayloadInvalidError, InvalidRequestError, type FieldIssue } from '../errors.js';
 
 /** SPEC §6. The JWS is pure ASCII (base64url and dots), so characters equal bytes. */
@@ -58,11 +59,14 @@ const sdkResultSchema = z
   });
 
 /**
- * The whole request body. Strict: anything besides `checkoutResponse` is a client bug. The
- * unknown-key message is fixed because zod's default names the keys, and a key is input.
+ * The whole request body. Strict: anything besides `checkoutResponse` and `browserInfo` is a
+ * client bug. The unknown-key message is fixed because zod's default names the keys, and a key
+ * is input. `browserInfo` (SPEC 4.17): the shopper's browser, for a production step-up's AReq —
+ * the hosted page always sends it; a payment that must step up through a 3DS Server without it
+ * is 400 (lib/core/payments/three-ds/step-up.ts).
  */
 export const checkoutRequestSchema = z.strictObject(
-  { checkoutResponse: sdkResultSchema },
+  { checkoutResponse: sdkResultSchema, browserInfo: browserInfoSchema.optional() },
   { error: (issue) => (issue.code === 'unrecognized_keys' ? 'Unrecognized field' : undefined) },
 );
 

@@ -1,3 +1,5 @@
+import type { ThreeDsRequestorConfig } from './three-ds-requestor.js';
+
 export const CARD_BRANDS = ['visa', 'mastercard', 'amex', 'discover'] as const;
 export type CardBrand = (typeof CARD_BRANDS)[number];
 export const THREE_DS_POLICIES = ['never', 'risk-based', 'always'] as const;
@@ -39,6 +41,12 @@ export interface MerchantConfig {
    * sandbox acquirer; production ones: none — every authorization 502, retryable).
    */
   processor?: MerchantProcessor;
+  /**
+   * 4.7 `threeDsRequestor`: what a production step-up's AReq says of the merchant (requestor id
+   * and name, acquirer BIN and merchant id per brand, MCC…); absent, a production payment that
+   * must step up cannot be authenticated (FAILED THREE_DS_FAILED, never authorized unauthenticated).
+   */
+  threeDsRequestor?: ThreeDsRequestorConfig;
   updatedAt: string;
 }
 

@@ -63,10 +63,35 @@ export interface Authorization {
   at: string;
 }
 
+/**
+ * What the page must do while the payment is AWAIT_3DS (SPEC §3 `threeDs`): run the 3DS Method
+ * (`method`: form-POST `threeDSMethodData` to `url` in a hidden iframe, then 4.10
+ * `{threeDSCompInd}`), or the challenge (form-POST `creq` to `acsUrl` in a frame of
+ * `challengeWindowSize`, then 4.10 `{cres}`). `transactionId` is the 3DS Server's.
+ */
 export interface ThreeDsChallenge {
-  acsUrl: string;
-  creq: string;
   transactionId: string;
+  acsUrl?: string;
+  creq?: string;
+  /** The EMV window size the CReq asks the ACS for (the page sizes its frame to it). */
+  challengeWindowSize?: string;
+  method?: { url: string; threeDSMethodData: string };
+}
+
+/**
+ * What a payment keeps of its cardholder authentication once it has an outcome (SPEC 4.17):
+ * the ids, the protocol version, transStatus and why, the ECI. Never the authentication value.
+ */
+export interface ThreeDsEvidence {
+  transactionId: string;
+  dsTransactionId?: string;
+  acsTransactionId?: string;
+  protocolVersion?: string;
+  transStatus: string;
+  transStatusReason?: string;
+  /** RReq challengeCancel (01: the cardholder cancelled; 05: the ACS never got the first CReq…). */
+  challengeCancel?: string;
+  eci?: string;
 }
 
 export interface PaymentFailure {
@@ -140,6 +165,8 @@ export interface Payment {
   eci?: string;
   authorization?: Authorization;
   threeDs?: ThreeDsChallenge;
+  /** The 3DS outcome's evidence (after a production or sandbox authentication), never the authentication value. */
+  authentication?: ThreeDsEvidence;
   failure?: PaymentFailure;
   payerIp?: string;
   /** Click to Pay (4.3) only: the checkout's SRC ids, for the network's confirmations. */

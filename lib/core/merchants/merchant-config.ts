@@ -21,8 +21,9 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
   const view = await merchantView(deps, await merchantInScope(deps.config, principal, merchantRef));
   if (principal.kind !== 'session') return view;
   // The page (a browser-held session) needs no allow-list: its way back is in its own bootstrap,
-  // and the merchant's other origins (staging, loopback), its outlets and its processor are nothing a shopper should read.
-  const { redirectOrigins: _origins, outlets: _outlets, processor: _processor, ...forThePage } = view;
+  // and the merchant's other origins (staging, loopback), its outlets, its processor and the
+  // acquirer and directory-server ids of its 3DS requestor profile are nothing a shopper should read.
+  const { redirectOrigins: _origins, outlets: _outlets, processor: _processor, threeDsRequestor: _requestor, ...forThePage } = view;
   return forThePage;
 }
 
@@ -101,5 +102,6 @@ async function merchantView(deps: MerchantConfigDeps, merchant: MerchantConfig) 
     ...(merchant.processor
       ? { processor: { name: merchant.processor.name, ...(merchant.processor.account ? { account: merchant.processor.account } : {}) } }
       : {}),
+    ...(merchant.threeDsRequestor ? { threeDsRequestor: merchant.threeDsRequestor } : {}),
   };
 }

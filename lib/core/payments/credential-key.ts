@@ -13,6 +13,9 @@ export const checkoutCredentialKey = (checkoutKey: string): string => `checkout:
 
 export const threeDsCredentialKey = (transactionId: string): string => `3ds:${transactionId}`;
 
+/** 4.10 after the 3DS Method (`{threeDSCompInd}`): its own key, so the challenge that may follow is not taken for it. */
+export const threeDsMethodCredentialKey = (transactionId: string): string => `3ds-method:${transactionId}`;
+
 export function directWalletCredentialKey(paymentRef: string, credential: PaymentCredential): string {
   const material = JSON.stringify([paymentRef, credential.kind, credential.number, credential.expiryMonth, credential.expiryYear, credential.cryptogram]);
   return `direct:${createHash('sha256').update(material).digest('hex')}`;

@@ -7,6 +7,7 @@ import type { StandingSource } from '../merchants/standing-cache.js';
 import type { MerchantEnvironment } from '../domain/merchant.js';
 import type { AuthorizerSource } from '../ports/authorizer.js';
 import type { ThreeDsServer } from '../ports/three-ds-server.js';
+import type { BrowserHeaders } from '../domain/browser-info.js';
 import type { LinkGuard } from '../links/link-cancellation.js';
 import type { KeyVault } from '../ports/key-vault.js';
 import type { ConfigStore } from '../ports/config-store.js';
@@ -39,16 +40,31 @@ export interface PaymentDeps {
     inFlightMs: number;
     /** How long a payment waiting for 3DS keeps its JWE. */
     pendingThreeDsSeconds: number;
+    /** The 3DS Server calls' deadlines and the attempts a payment may start (docs/design/three-ds-server.md §2). */
+    threeDs: ThreeDsSettings;
   };
   now: () => number;
   /** How a payment is shown in the events its writes announce (the edge's payment resource). */
   represent: PaymentRepresentation;
 }
 
+export interface ThreeDsSettings {
+  /** preauth: cached card ranges, answers at once (3 s). */
+  prepareTimeoutMs: number;
+  /** auth: a little over the 3DS Server's own 10 s wait for the directory server (11 s). */
+  authenticateTimeoutMs: number;
+  /** postauth (the RReq; recovery): 3 s. */
+  resultTimeoutMs: number;
+  /** New attempts (transaction ids) one payment may start: a page cannot loop the 3DS Server. */
+  maxAttempts: number;
+}
+
 /** Per-request facts: where links point, who pays from where, where to log. */
 export interface RequestFacts {
   baseUrl: string;
   payerIp: string | undefined;
+  /** The request's own User-Agent and Accept-Language (the AReq's browser fields, unless browserInfo gives them). */
+  browserHeaders?: BrowserHeaders | undefined;
   logger: Logger;
   /** The order and payment already read with the hosted session (lib/http/api-handler.ts `readAhead`). */
   readAhead?: PaymentReadAhead | undefined;

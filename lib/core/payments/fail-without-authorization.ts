@@ -1,4 +1,4 @@
-import type { Payment } from '../domain/payment.js';
+import type { Payment, ThreeDsEvidence } from '../domain/payment.js';
 import { AuthorizationUnavailableError } from '../errors.js';
 
 import { recoverWithTimeout } from '../ports/authorizer.js';
@@ -24,6 +24,8 @@ export async function failWithoutAuthorization(
   claim: { from: LeaseOrigin; credentialKey: string },
   failure: { code: string; reason: string },
   facts: RequestFacts,
+  /** What the 3DS outcome keeps (ids, transStatus and its reason), when there was one. */
+  evidence?: ThreeDsEvidence,
 ): Promise<Payment> {
   const { payment, order } = ctx;
   // Before the lease, like runPayment: a merchant whose processor cannot be set up holds nothing.
@@ -60,7 +62,8 @@ export async function failWithoutAuthorization(
       );
     }
   }
-  const failed = await writeFinal(deps, order, payment, lease.leaseId, { state: 'FAILED', failure }, claim.credentialKey, lease.taken.leased);
+  const patch = { state: 'FAILED' as const, failure, ...(evidence ? { authentication: evidence } : {}) };
+  const failed = await writeFinal(deps, order, payment, lease.leaseId, patch, claim.credentialKey, lease.taken.leased);
   await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   facts.logger.info('payment failed without authorization', { paymentRef: payment.paymentRef, code: failure.code });
   return failed;

@@ -5,6 +5,7 @@ import { isOn } from '../domain/payment-methods.js';
 import type { Payment } from '../domain/payment.js';
 import { AmountMismatchError, CheckoutPayloadInvalidError, ClickToPayNotEnabledError, DirectWalletNotEnabledError } from '../errors.js';
 import { brandOf } from './brand.js';
+import { browserInfoOf, type PageBrowserInfo } from '../domain/browser-info.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
@@ -14,7 +15,7 @@ import { directWalletCredentialKey } from './credential-key.js';
 import { assertPayable, runPayment, settledWith } from './run-payment.js';
 import { sealablePaymentData, sealToPayloadKey } from './seal.js';
 
-export type DirectWalletBody = PaymentData & { eci?: string; brand?: string; amount?: Amount };
+export type DirectWalletBody = PaymentData & { eci?: string; brand?: string; amount?: Amount; browserInfo?: PageBrowserInfo };
 
 /**
  * SPEC 4.4: already-decrypted network token data. Gated by the DIRECT_WALLET proposition
@@ -52,6 +53,8 @@ export async function payWithDirectWallet(
       credentialKey,
       masked: maskPaymentMethod('DIRECT_WALLET', brand, credential),
       sealedForThreeDs: async () => ({ jwe: await sealToPayloadKey(deps.keys, sealablePaymentData(credential)), source: 'DIRECT_WALLET' }),
+      // The merchant's server calls 4.4: the shopper's User-Agent and languages come in browserInfo, never from this request.
+      ...(body.browserInfo ? { browser: browserInfoOf(body.browserInfo, undefined, facts.payerIp) } : {}),
     },
     facts,
   );

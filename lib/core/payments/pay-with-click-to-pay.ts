@@ -15,6 +15,7 @@ import {
   PaymentStateConflictError,
 } from '../errors.js';
 import { brandOf } from './brand.js';
+import { browserInfoOf } from '../domain/browser-info.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { maskPaymentMethod } from './masking.js';
 import { loadPaymentContext } from './payment-context.js';
@@ -100,6 +101,7 @@ export async function payWithClickToPay(
       credentialKey: checkoutCredentialKey(checkoutKey),
       srcCheckout: srcCheckoutOf(network!, verified),
       sealedForThreeDs: async () => ({ jwe: encryptedPayload, source: 'CLICK_TO_PAY' }),
+      ...(body.browserInfo ? { browser: browserInfoOf(body.browserInfo, facts.browserHeaders, facts.payerIp) } : {}),
     },
     facts,
   );

@@ -2,14 +2,7 @@ import type { PaymentCredential } from '../checkout/payment-data.js';
 import type { MaskedPaymentMethod, Payment, SrcCheckoutReference } from '../domain/payment.js';
 import { AuthorizationUnavailableError, PaymentStateConflictError } from '../errors.js';
 
-import {
-  AcquirerNotReachedError,
-  authorizeWithTimeout,
-  recoverWithTimeout,
-  type AuthorizationRequest,
-  type Authorizer,
-  type ThreeDsAuthentication,
-} from '../ports/authorizer.js';
+import { AcquirerNotReachedError, authorizeWithTimeout, recoverWithTimeout, type AuthorizationRequest, type Authorizer } from '../ports/authorizer.js';
 import type { PaymentDeps, RequestFacts } from './deps.js';
 import { writeFinal } from './final-write.js';
 import { settledOrConflict, takeLease, type LeaseClaim } from './lease.js';
@@ -17,11 +10,14 @@ import { outcomePatch, settleAbandoned, type FinalOutcome } from './settle.js';
 import type { PaymentContext } from './payment-context.js';
 import { needsStepUp } from './three-ds-policy.js';
 import { assertLinkOpenForPayment } from '../links/link-cancellation.js';
-import { THREE_DS_NOTIFICATION_PATH } from '../ports/three-ds-server.js';
-import { recordAuthorization, recordThreeDsStepUp } from './payment-metrics.js';
+import type { Authentication, BrowserInfo } from '../ports/three-ds-server.js';
+import { recordAuthorization, recordThreeDsResult, recordThreeDsStepUp } from './payment-metrics.js';
 import { recoveryEntry } from './recovery-entry.js';
 import type { LeaseOrigin } from '../domain/lease-rule.js';
+import type { ThreeDsEvidence } from '../domain/payment.js';
 import type { LeaseTaken, PendingThreeDs } from '../ports/payment-store.js';
+import { stepUp, type StepOutcome } from './three-ds/step-up.js';
+import { authorizationThreeDs } from './three-ds/evidence.js';
 
 export { assertPayable, settledWith } from './lease.js';
 
@@ -37,11 +33,15 @@ export interface PaymentAttempt {
   srcCheckout?: SrcCheckoutReference;
   /** The encrypted payload to keep if a 3DS step-up happens; absent → no step-up possible. */
   sealedForThreeDs?: () => Promise<Pick<PendingThreeDs, 'jwe' | 'source'>>;
+  /** The shopper's browser, for an EMV 3DS step-up's AReq (4.3/4.4 `browserInfo`, 4.10 after the 3DS Method). */
+  browser?: BrowserInfo | undefined;
+  /** 4.10 `{threeDSCompInd}`: the 3DS Method ran; the prepared attempt's AReq goes now. */
+  methodCompleted?: 'Y' | 'N';
   /**
-   * The 3DS authentication the payment stepped up with (SPEC 4.17), when it did: the
+   * 4.10 `{cres}`: the challenge's RReq authenticated the cardholder; authorize with it. The
    * authorization carries it to the processor's external-3DS fields, and its ECI is the one sent.
    */
-  threeDs?: ThreeDsAuthentication;
+  authenticated?: { authentication: Authentication; evidence: ThreeDsEvidence };
 }
 
 /**
@@ -108,25 +108,29 @@ async function holdAndPay(
       error,
       facts,
     );
-  const settle = (outcome: FinalOutcome, leased = taken.leased) => finishWith(deps, ctx, attempt, leaseId, outcome, facts, leased);
-  const request: AuthorizationRequest = {
+  const settle = (outcome: FinalOutcome, leased = taken.leased, evidence = attempt.authenticated?.evidence) =>
+    finishWith(deps, ctx, attempt, leaseId, outcome, facts, leased, evidence);
+  /** The authorization as sent: with a 3DS authentication, its ECI and the external-3DS fields. */
+  const requestWith = (authenticated: PaymentAttempt['authenticated']): AuthorizationRequest => ({
     idempotencyKey: payment.paymentRef,
     orderRef: payment.orderRef,
     credential: attempt.credential,
     brand: attempt.brand,
-    eci: attempt.threeDs?.eci ?? attempt.eci,
+    eci: authenticated?.authentication.eci ?? attempt.eci,
     amount: payment.amount,
     capture: order.action === 'PURCHASE',
     payerIp: facts.payerIp,
-    ...(attempt.threeDs ? { threeDs: attempt.threeDs } : {}),
-  };
+    ...(authenticated ? { threeDs: authorizationThreeDs(authenticated.authentication) } : {}),
+  });
+  // What a takeover may replay (recovery by the very request): the attempt as it was sent.
+  const request = requestWith(attempt.authenticated);
 
   /**
    * The processor has the authorization and decides later: the lease is parked with its
    * reference. A report that reached the service while this request held the lease was left for
    * the holder (settle-from-processor.ts), so the acquirer is asked once more before answering.
    */
-  const awaitProcessor = async (processorReference: string): Promise<Payment> => {
+  const awaitProcessor = async (processorReference: string, evidence = attempt.authenticated?.evidence): Promise<Payment> => {
     const until = deps.now() + deps.settings.inFlightMs;
     const wait = new AuthorizationUnavailableError('The processor has not decided this payment yet; retry after the indicated time.', {
       retryAfterMs: until - deps.now(),
@@ -142,7 +146,7 @@ async function holdAndPay(
       { operation: 'AUTHORIZE', reference: payment.paymentRef, acknowledged: processorReference },
       deps.settings.authorizerTimeoutMs,
     ).catch(() => undefined);
-    if (again?.kind === 'known' && again.outcome.kind !== 'pending') return settle(again.outcome, undefined);
+    if (again?.kind === 'known' && again.outcome.kind !== 'pending') return settle(again.outcome, undefined, evidence);
     throw wait;
   };
 
@@ -199,24 +203,63 @@ async function holdAndPay(
   }
 
   const policy = ctx.merchant?.threeDsPolicy ?? 'risk-based';
-  if (attempt.sealedForThreeDs && !attempt.threeDs && needsStepUp(policy, attempt.eci, attempt.brand)) {
-    const challenge = await stepUp(deps, ctx, attempt, facts).catch(release);
-    facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy });
-    const waiting = await writeFinal(
+  let authenticated = attempt.authenticated;
+  if (attempt.methodCompleted || (attempt.sealedForThreeDs && !attempt.authenticated && needsStepUp(policy, attempt.eci, attempt.brand))) {
+    const step: StepOutcome = await stepUp(
       deps,
-      ctx.order,
-      payment,
-      leaseId,
-      { state: 'AWAIT_3DS', threeDs: challenge, ...masked(attempt) },
-      attempt.credentialKey,
-      taken.leased,
-    );
-    recordThreeDsStepUp(environmentOf(ctx));
-    return waiting;
+      ctx,
+      {
+        credential: attempt.credential,
+        brand: attempt.brand,
+        owner: attempt.credentialKey,
+        browser: attempt.browser,
+        sealed: attempt.sealedForThreeDs,
+        methodCompleted: attempt.methodCompleted,
+      },
+      facts,
+    ).catch(release);
+    if (step.kind === 'await') {
+      facts.logger.info('payment awaits 3DS', { paymentRef: payment.paymentRef, eci: attempt.eci, policy, step: step.threeDs.method ? 'method' : 'challenge' });
+      const waiting = await writeFinal(
+        deps,
+        ctx.order,
+        payment,
+        leaseId,
+        { state: 'AWAIT_3DS', threeDs: step.threeDs, ...masked(attempt) },
+        attempt.credentialKey,
+        taken.leased,
+      );
+      if (step.threeDs.acsUrl) recordThreeDsStepUp(environmentOf(ctx));
+      return waiting;
+    }
+    if (step.kind === 'failed') {
+      const failed = await writeFinal(
+        deps,
+        ctx.order,
+        payment,
+        leaseId,
+        { state: 'FAILED', failure: step.failure, ...masked(attempt), ...(step.evidence ? { authentication: step.evidence } : {}) },
+        attempt.credentialKey,
+        taken.leased,
+      );
+      recordThreeDsResult(environmentOf(ctx), 'failed');
+      facts.logger.info('payment failed its 3DS authentication', { paymentRef: payment.paymentRef, reason: step.failure.reason });
+      await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
+      return failed;
+    }
+    recordThreeDsResult(environmentOf(ctx), 'authenticated');
+    authenticated = step;
   }
 
-  facts.logger.info('authorization requested', { paymentRef: payment.paymentRef, brand: attempt.brand, eci: request.eci, amount: payment.amount });
-  const outcome = await authorizeWithTimeout(acquirer, request, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
+  const authorization = authenticated === attempt.authenticated ? request : requestWith(authenticated);
+  facts.logger.info('authorization requested', {
+    paymentRef: payment.paymentRef,
+    brand: attempt.brand,
+    eci: authorization.eci,
+    amount: payment.amount,
+    threeDs: !!authenticated,
+  });
+  const outcome = await authorizeWithTimeout(acquirer, authorization, deps.settings.authorizerTimeoutMs).catch((error: unknown) => {
     recordAuthorization(environmentOf(ctx), attempt.brand, 'failed');
     if (error instanceof AcquirerNotReachedError) return release(error);
     const until = deps.now() + deps.settings.inFlightMs;
@@ -224,9 +267,9 @@ async function holdAndPay(
   });
   if (outcome.kind === 'pending') {
     recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
-    return awaitProcessor(outcome.processorReference);
+    return awaitProcessor(outcome.processorReference, authenticated?.evidence);
   }
-  return settle(outcome);
+  return settle(outcome, taken.leased, authenticated?.evidence);
 }
 
 /** Gives the lease back or parks it, then fails with the original error (a failed write only logs). */
@@ -237,27 +280,6 @@ export async function giveBack(payment: Payment, write: () => Promise<void>, err
   throw error;
 }
 
-async function stepUp(deps: PaymentDeps, ctx: PaymentContext, attempt: PaymentAttempt, facts: RequestFacts) {
-  const { payment } = ctx;
-  const environment = ctx.merchant?.environment ?? 'production';
-  const { acsTransactionId, ...challenge } = await deps.threeDsServers[environment].startChallenge({
-    orderRef: payment.orderRef,
-    paymentRef: payment.paymentRef,
-    amount: payment.amount,
-    brand: attempt.brand,
-    notificationUrl: `${facts.baseUrl}${THREE_DS_NOTIFICATION_PATH}`,
-  });
-  const sealed = await attempt.sealedForThreeDs!();
-  await deps.payments.putPendingThreeDs(payment.orderRef, payment.paymentRef, {
-    ...sealed,
-    transactionId: challenge.transactionId,
-    acsTransactionId,
-    environment,
-    expiresAt: Math.floor(deps.now() / 1000) + deps.settings.pendingThreeDsSeconds,
-  });
-  return challenge;
-}
-
 async function finishWith(
   deps: PaymentDeps,
   ctx: PaymentContext,
@@ -266,19 +288,25 @@ async function finishWith(
   outcome: FinalOutcome,
   facts: RequestFacts,
   leased: Payment | undefined,
+  evidence: ThreeDsEvidence | undefined,
 ): Promise<Payment> {
   const { payment, order } = ctx;
-  const patch = { ...outcomePatch(outcome, order, payment.paymentRef, deps.now()), ...masked(attempt) };
+  const patch = {
+    ...outcomePatch(outcome, order, payment.paymentRef, deps.now()),
+    ...masked(attempt),
+    // The authenticated ECI and the evidence; never the authentication value (SPEC 4.17).
+    ...(evidence ? { authentication: evidence, ...(evidence.eci ? { eci: evidence.eci } : {}) } : {}),
+  };
   const final = await writeFinal(deps, order, payment, leaseId, patch, attempt.credentialKey, leased);
   recordAuthorization(environmentOf(ctx), attempt.brand, outcome);
   facts.logger.info('payment finished', { paymentRef: payment.paymentRef, state: final.state, brand: attempt.brand });
-  if (attempt.from === 'AWAIT_3DS') await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
+  if (attempt.from === 'AWAIT_3DS' || evidence) await deps.payments.deletePendingThreeDs(payment.orderRef, payment.paymentRef).catch(() => undefined);
   return final;
 }
 
 const environmentOf = (ctx: PaymentContext) => ctx.merchant?.environment ?? 'production';
 const masked = (attempt: PaymentAttempt) => ({
   paymentMethod: attempt.masked,
-  ...((attempt.threeDs?.eci ?? attempt.eci) ? { eci: attempt.threeDs?.eci ?? attempt.eci } : {}),
+  ...(attempt.eci ? { eci: attempt.eci } : {}),
   ...(attempt.srcCheckout ? { srcCheckout: attempt.srcCheckout } : {}),
 });

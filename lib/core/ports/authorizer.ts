@@ -19,8 +19,11 @@ export interface ThreeDsAuthentication {
   /** The 3DS protocol version of the authentication, e.g. 2.2.0. */
   protocolVersion: string;
   /** The authentication's final transStatus (Y or A). */
-  transStatus: string;
+  transStatus: 'Y' | 'A';
 }
+
+/** The name the 3DS step-up uses for it. */
+export type AuthorizationThreeDs = ThreeDsAuthentication;
 
 /** What goes to the acquirer. Lives only in memory for the duration of the call. */
 export interface AuthorizationRequest {

@@ -47,6 +47,7 @@ export type FinalPatch = Partial<
     | 'eci'
     | 'authorization'
     | 'threeDs'
+    | 'authentication'
     | 'failure'
     | 'capturedAmount'
     | 'refundedAmount'
@@ -59,14 +60,37 @@ export type FinalPatch = Partial<
   state: Exclude<PaymentState, 'PROCESSING' | 'STARTED'>;
 };
 
-/** What a payment waiting for 3DS keeps: the JWE (encrypted to our KMS key), never plaintext. */
+/**
+ * Where a payment's 3DS attempt stands (lib/core/payments/three-ds/): `method` — prepared, the
+ * page runs the 3DS Method; `areq-sent` — the AReq was (maybe) sent: never send it again, recover
+ * by the transaction id; `challenge` — the ACS challenges, the RReq decides; `spent` — over
+ * without a usable result (lost, refused, consumed): the next try starts a new attempt.
+ */
+export type ThreeDsPhase = 'method' | 'areq-sent' | 'challenge' | 'spent';
+
+/**
+ * What a payment being authenticated keeps (TTL): the JWE (encrypted to our KMS key, never
+ * plaintext) and its current attempt — ids, version, phase. Never the account number or the
+ * authentication value.
+ */
 export interface PendingThreeDs {
   jwe: string;
   source: 'CLICK_TO_PAY' | 'DIRECT_WALLET';
-  /** threeDSServerTransID and the ACS's acsTransID: a cres must name both. */
+  /** The attempt's threeDSServerTransID; a cres must name it. */
   transactionId: string;
-  acsTransactionId: string;
-  /** Which 3DS server started the challenge (the merchant's environment then). */
+  /** The ACS's acsTransID once it challenged: a cres must name it too. */
+  acsTransactionId?: string;
+  messageVersion?: '2.2.0' | '2.3.1';
+  /** The brand whose directory server runs the attempt (VISA, MASTERCARD…). */
+  brand?: string;
+  phase?: ThreeDsPhase;
+  /** How many attempts (transaction ids) this payment started: bounded (settings.threeDs.maxAttempts). */
+  attempts?: number;
+  /** The credential key of the 4.3/4.4 request that started it: another credential's request starts afresh. */
+  owner?: string | undefined;
+  /** The transaction id whose AReq was claimed (conditional write): nobody sends it twice. */
+  areqSentFor?: string;
+  /** Which 3DS server runs it (the merchant's environment then). */
   environment: string;
   /** Epoch seconds; the record is absent on read after it. */
   expiresAt: number;
@@ -107,7 +131,11 @@ export interface PaymentStore {
    * processor recovery) appended to the outbox in the same write.
    */
   park(payment: PaymentKey, leaseId: string, now: number, parkedUntil: number, processorReference?: string, events?: readonly OutboxEntry[]): Promise<void>;
-  putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs): Promise<void>;
+  /**
+   * Writes the whole record. With `unlessAReqSentFor`, only if no AReq was claimed for that
+   * transaction id yet (StoreConflictError otherwise): the claim made before an AReq is sent.
+   */
+  putPendingThreeDs(orderRef: string, paymentRef: string, pending: PendingThreeDs, options?: { unlessAReqSentFor?: string }): Promise<void>;
   /** Undefined when absent or expired at `now`. */
   getPendingThreeDs(orderRef: string, paymentRef: string, now: number): Promise<PendingThreeDs | undefined>;
   deletePendingThreeDs(orderRef: string, paymentRef: string): Promise<void>;

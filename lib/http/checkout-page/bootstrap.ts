@@ -24,6 +24,12 @@ export type CheckoutBootstrap =
       returnUrl?: string;
       cancelUrl?: string;
       shopName?: string;
+      /**
+       * The Accept header of the navigation that loaded the page (SPEC 4.17): an EMV 3DS AReq
+       * needs it (browserAcceptHeader) and JavaScript cannot read it, so the page echoes it back
+       * in `browserInfo`. At most 2048 characters (the AReq's limit).
+       */
+      acceptHeader?: string;
     }
   | { error: 'SESSION_EXPIRED' | 'SESSION_INVALID' };
 
@@ -49,6 +55,12 @@ export async function bootstrapFor(sessionParam: string | undefined, deps: Boots
     ...(session.cancelUrl ? { cancelUrl: session.cancelUrl } : {}),
     ...(session.shopName ? { shopName: session.shopName } : {}),
   };
+}
+
+/** The page's bootstrap with the Accept header of its own request (an error bootstrap stays as it is). */
+export function withAcceptHeader(bootstrap: CheckoutBootstrap, accept: string | undefined): CheckoutBootstrap {
+  const value = accept?.trim().slice(0, 2048);
+  return 'error' in bootstrap || !value ? bootstrap : { ...bootstrap, acceptHeader: value };
 }
 
 /**

@@ -7,7 +7,7 @@ import { headerValue } from '../json-body.js';
 import { problemResponse } from '../problem-details.js';
 import { requestContext } from '../request-context.js';
 import type { ApiContext, ApiEvent, ApiResponse } from '../types.js';
-import { bootstrapFor, renderPage, type BootstrapDeps } from './bootstrap.js';
+import { bootstrapFor, renderPage, withAcceptHeader, type BootstrapDeps } from './bootstrap.js';
 import { assetHeaders, contentSecurityPolicy, pageHeaders } from './security-headers.js';
 import type { WebAssets } from './web-assets.js';
 
@@ -47,7 +47,7 @@ async function respond(event: ApiEvent, context: ApiContext, deps: CheckoutPageD
   const file = event.pathParameters?.file;
   try {
     if (file === undefined) {
-      const bootstrap = await bootstrapFor(event.queryStringParameters?.session, deps);
+      const bootstrap = withAcceptHeader(await bootstrapFor(event.queryStringParameters?.session, deps), headerValue(event, 'accept'));
       return { statusCode: 200, headers: pageHeaders(csp), body: renderPage(await deps.assets.shell(), bootstrap) };
     }
     const asset = assetName.safeParse(file).success ? await deps.assets.asset(file) : undefined;

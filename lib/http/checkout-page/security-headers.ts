@@ -48,11 +48,15 @@ export function assetHeaders(contentType: string): Record<string, string> {
 }
 
 /**
- * The ACS origins the page admits for a challenge: the sandbox ACS (SANDBOX_ACS_BASE_URL, when
- * it is served apart from the service) and the production 3DS server's (THREE_DS_ACS_ORIGINS).
- * The page's CSP is fixed when it loads, before 4.3 knows whether and where a challenge runs,
- * so it admits every configured ACS origin rather than the one of a challenge.
+ * The ACS origins the page admits for a challenge and a 3DS Method: the sandbox ACS
+ * (SANDBOX_ACS_BASE_URL, when it is served apart from the service) and the production ones
+ * (THREE_DS_ACS_ORIGINS). The page's CSP is fixed when it loads, before 4.3 knows whether and
+ * where a challenge runs, so it admits every configured ACS origin rather than the one of a
+ * challenge. With a production 3DS Server and no list: `https:` — any issuer's ACS, which no
+ * list can name in advance (docs/integrating/three-ds.md, "CSP"). Scripts, styles and
+ * connections stay our own: an ACS origin may only be framed and form-POSTed to.
  */
-export function acsThreeDsOrigins(sandboxAcsBaseUrl: string | undefined, configured: readonly string[] | undefined): string[] {
-  return [...new Set([...(sandboxAcsBaseUrl ? [new URL(sandboxAcsBaseUrl).origin] : []), ...(configured ?? [])])];
+export function acsThreeDsOrigins(sandboxAcsBaseUrl: string | undefined, configured: readonly string[] | undefined, productionThreeDsServer = false): string[] {
+  const production = configured ?? (productionThreeDsServer ? ['https:'] : []);
+  return [...new Set([...(sandboxAcsBaseUrl ? [new URL(sandboxAcsBaseUrl).origin] : []), ...production])];
 }

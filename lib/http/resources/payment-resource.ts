@@ -18,7 +18,8 @@ export function toPaymentResource(payment: Payment): PaymentResource {
     ...(payment.paymentMethod ? { paymentMethod: payment.paymentMethod } : {}),
     ...(payment.eci ? { eci: payment.eci } : {}),
     ...(payment.authorization && AUTHORISED_STATES.has(state) ? { authorization: payment.authorization } : {}),
-    ...(payment.threeDs && state === 'AWAIT_3DS' ? { threeDs: payment.threeDs } : {}),
+    ...(payment.threeDs && state === 'AWAIT_3DS' ? { threeDs: payment.threeDs as NonNullable<PaymentResource['threeDs']> } : {}),
+    ...(payment.authentication ? { authentication: payment.authentication } : {}),
     ...(payment.failure && state === 'FAILED' ? { failure: payment.failure } : {}),
     // Whether the order can get a new payment after this one (POST …/orders/{orderRef}/payments).
     ...(state === 'FAILED' ? { retryable: failureAllowsRetry(payment) } : {}),

@@ -85,6 +85,7 @@ export async function coreWorld(options: WorldOptions = {}) {
     leaseMs: options.leaseMs ?? 30_000,
     inFlightMs: options.inFlightMs ?? 60_000,
     pendingThreeDsSeconds: 3600,
+    threeDs: { prepareTimeoutMs: 3_000, authenticateTimeoutMs: 11_000, resultTimeoutMs: 3_000, maxAttempts: 3 },
   };
   const payments: PaymentDeps = {
     config: stores.config,

@@ -33,7 +33,7 @@ export async function completedCheckout(input: {
   const { network, checkout, signingKey, recipientKey } = input;
   const { card } = checkout;
   const visa = network === 'visa';
-  const eci = visa ? '05' : '02';
+  const eci = card.eci ?? (visa ? '05' : '02');
   const decrypted = {
     token: { paymentToken: card.token, tokenExpirationMonth: card.panExpirationMonth, tokenExpirationYear: card.panExpirationYear },
     dynamicData: [

@@ -6,8 +6,14 @@ import type { FakeNetworkName } from './fake-network-keys.js';
  * What a fake network remembers: its one test consumer, sessions, one-time codes, cards and
  * pending checkouts. Test data (documented in test/e2e/network-sdks.e2e.test.ts):
  * consumer `c2p.shopper@example.com` / +971 50 000 0009, one-time code `246810`,
- * Visa fake card Visa ••1111, Mastercard fake card Mastercard ••4444.
+ * Visa fake card Visa ••1111, Mastercard fake card Mastercard ••4444. The Visa network also has
+ * four cards it did not authenticate (ECI 07: a production merchant steps up through the 3DS
+ * Server) whose network tokens end in the same four digits as the card — the fake 3DS Server's
+ * decision codes (test/fakes/three-ds-server/decisions.ts): ••0000 (a 3DS Method, then
+ * frictionless), ••0200 (a 3DS Method that never completes: the page gives up after 10 s), ••0172
+ * (a challenge: code 1234), ••0110 (refused, N).
  */
+export const THREE_DS_TEST_CARDS = ['0000', '0200', '0172', '0110'] as const;
 export const FAKE_CONSUMER = { email: 'c2p.shopper@example.com', countryCode: '971', phoneNumber: '500000009' } as const;
 export const FAKE_OTP = '246810';
 /** Wrong codes before the fake locks the session (the networks' own limit is not published). */
@@ -23,6 +29,8 @@ export interface FakeCard {
   descriptorName: string;
   token: string;
   paymentAccountReference: string;
+  /** The ECI the checkout carries (default: authenticated, Visa 05 / Mastercard 02). */
+  eci?: string;
 }
 
 export interface FakeSession {
@@ -59,7 +67,10 @@ export class FakeNetworkState {
     readonly network: FakeNetworkName,
     private readonly cardKey: JWK,
   ) {
-    this.cards = [network === 'visa' ? card('visa', '411111', '1111', 'Visa Signature') : card('mastercard', '555555', '4444', 'Mastercard World')];
+    this.cards =
+      network === 'visa'
+        ? [card('visa', '411111', '1111', 'Visa Signature'), ...THREE_DS_TEST_CARDS.map((last4) => threeDsTestCard(last4))]
+        : [card('mastercard', '555555', '4444', 'Mastercard World')];
   }
 
   open(dpaId: unknown): FakeSession {
@@ -157,6 +168,14 @@ function card(brand: FakeCard['brand'], panBin: string, panLastFour: string, des
     token: withLuhn(`${prefix}${String(randomBytes(4).readUInt32BE(0)).padStart(9, '0')}`),
     paymentAccountReference: `V0010013${randomBytes(10).toString('hex').toUpperCase().slice(0, 21)}`,
   };
+}
+
+/** A Visa card the network did not authenticate (ECI 07), its token ending in `last4` (Luhn-valid: the digit before it fits). */
+function threeDsTestCard(last4: string): FakeCard {
+  const base = card('visa', '400000', last4, `Visa 3DS ${last4}`);
+  const prefix = `489537${String(randomBytes(3).readUIntBE(0, 3) % 100_000).padStart(5, '0')}`; // 16 digits in all
+  const check = [...'0123456789'].find((d) => luhn(`${prefix}${d}${last4}`))!;
+  return { ...base, token: `${prefix}${check}${last4}`, eci: '07' };
 }
 
 function luhn(digits: string): boolean {

@@ -4,7 +4,7 @@ import type { OtpFailure } from '../steps/otp.js';
 import type { ValidCard } from '../validation.js';
 import { enroll, loadCards } from './cards.js';
 import type { FlowContext } from './context.js';
-import { completeThreeDs, pay, retryWithAnotherCard } from './payment.js';
+import { completeThreeDs, continueThreeDs, pay, retryWithAnotherCard } from './payment.js';
 import { expire, initSdk, load } from './session.js';
 import { lookup, resendOtp, switchIdentity, validateOtp } from './sign-in.js';
 import { expiryMayInterrupt } from './state.js';
@@ -23,6 +23,8 @@ export interface CheckoutFlow {
   enroll(card: ValidCard, newConsumer: boolean): Promise<void>;
   pay(cardId: string): Promise<void>;
   completeThreeDs(cres: string): Promise<void>;
+  /** The 3DS Method ran (Y) or timed out (N): 4.10 carries on with the AReq. */
+  continueThreeDs(threeDSCompInd: 'Y' | 'N'): Promise<void>;
   /** After a retryable decline: a new payment on the same order, then a card again. */
   retryWithAnotherCard(): Promise<void>;
   /** The session token stopped working (its expiresAt passed): say so, unless it no longer matters. */
@@ -47,6 +49,7 @@ export function createCheckoutFlow(
     enroll: (card, newConsumer) => enroll(ctx, card, newConsumer),
     pay: (cardId) => pay(ctx, cardId),
     completeThreeDs: (cres) => completeThreeDs(ctx, cres),
+    continueThreeDs: (threeDSCompInd) => continueThreeDs(ctx, threeDSCompInd),
     retryWithAnotherCard: () => retryWithAnotherCard(ctx),
     sessionTimedOut: () => {
       if (expiryMayInterrupt(store.getState().view.kind)) expire(ctx);

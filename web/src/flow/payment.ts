@@ -6,6 +6,7 @@ import { ready, type FlowContext } from './context.js';
 import { settle } from './leave.js';
 import { isRetryable } from './reducer.js';
 import { expire, initSdk } from './session.js';
+import { collectBrowserInfo } from '../three-ds-browser.js';
 
 /** Paying: Click to Pay checkout, the service's authorization, the issuer's 3DS challenge. */
 
@@ -26,7 +27,8 @@ export async function pay(ctx: FlowContext, cardId: string): Promise<void> {
   store.dispatch({ type: 'processing', label: 'Authorising your payment…' });
   const { context, paymentRef } = session.loaded;
   try {
-    settle(ctx, await session.api.payWithClickToPay(context.outletId, context.orderRef, paymentRef, checkoutResponse));
+    const browserInfo = collectBrowserInfo(context.acceptHeader);
+    settle(ctx, await session.api.payWithClickToPay(context.outletId, context.orderRef, paymentRef, checkoutResponse, browserInfo));
   } catch (error) {
     await paymentError(ctx, error, cardId);
   }
@@ -39,6 +41,20 @@ export async function completeThreeDs(ctx: FlowContext, cres: string): Promise<v
   ctx.store.dispatch({ type: 'processing', label: 'Completing verification…' });
   try {
     settle(ctx, await session.api.completeThreeDs(context.outletId, context.orderRef, paymentRef, cres));
+  } catch (error) {
+    await paymentError(ctx, error);
+  }
+}
+
+/** After the 3DS Method (the page's hidden iframe): the AReq goes now; frictionless, challenge or refused. */
+export async function continueThreeDs(ctx: FlowContext, threeDSCompInd: 'Y' | 'N'): Promise<void> {
+  const session = ready(ctx);
+  if (!session) return;
+  const { context, paymentRef } = session.loaded;
+  ctx.store.dispatch({ type: 'processing', label: 'Checking with your bank…' });
+  try {
+    const browserInfo = collectBrowserInfo(context.acceptHeader);
+    settle(ctx, await session.api.continueThreeDs(context.outletId, context.orderRef, paymentRef, threeDSCompInd, browserInfo));
   } catch (error) {
     await paymentError(ctx, error);
   }

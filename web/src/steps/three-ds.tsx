@@ -1,26 +1,61 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Payment } from '../api.js';
+import { Spinner } from '../components/icons.js';
 import { Button, StepHeading } from '../components/ui.js';
+import { WINDOW_SIZES, type ChallengeWindowSize } from '../three-ds-browser.js';
 import { acsTarget, cresOf, newSessionData, postCreq } from '../three-ds-challenge.js';
+import { METHOD_FRAME_NAME, runThreeDsMethod } from '../three-ds-method.js';
 
 /**
- * The issuer's challenge in an iframe, as EMV 3DS 2.2's browser flow has it
- * (docs/integrating/three-ds.md): a hidden form POSTs the creq into the frame at the ACS (any origin); the ACS
- * POSTs the cres to our notification URL in that frame, whose page posts it here — taken only
- * from our own origin, from that frame, with this challenge's session data, once. No pop-up,
- * so it works in a WebView.
+ * A payment waiting for 3DS (SPEC 4.10, 4.17; docs/integrating/three-ds.md), in one of two steps:
+ * - the 3DS Method (`threeDs.method`): the issuer's fingerprinting page in a hidden iframe,
+ *   10 s at most, then 4.10 `{threeDSCompInd}`;
+ * - the challenge (`threeDs.acsUrl` + `creq`): the issuer's challenge in an iframe of the window
+ *   size the CReq asked for, as EMV 3DS 2.2's browser flow has it: a hidden form POSTs the creq
+ *   into the frame at the ACS (any origin); the ACS POSTs the cres to our notification URL in
+ *   that frame, whose page posts it here — taken only from our own origin, from that frame, with
+ *   this challenge's session data, once. No pop-up, so it works in a WebView.
  */
-export function ThreeDsStep(props: { payment: Payment; onComplete: (cres: string) => void }) {
+export function ThreeDsStep(props: { payment: Payment; onComplete: (cres: string) => void; onMethodDone: (indicator: 'Y' | 'N') => void }) {
+  const threeDs = props.payment.threeDs;
+  if (threeDs?.method && !threeDs.acsUrl) return <MethodStep method={threeDs.method} transactionId={threeDs.transactionId} onDone={props.onMethodDone} />;
+  return <ChallengeStep payment={props.payment} onComplete={props.onComplete} />;
+}
+
+function MethodStep(props: { method: { url: string; threeDSMethodData: string }; transactionId: string; onDone: (indicator: 'Y' | 'N') => void }) {
+  const frame = useRef<HTMLIFrameElement>(null);
+  useEffect(() => {
+    let live = true;
+    const url = acsTarget(props.method.url, location.href);
+    const ran = url && frame.current ? runThreeDsMethod(document, frame.current, { ...props.method, url }, props.transactionId) : Promise.resolve<'N'>('N');
+    void ran.then((indicator) => live && props.onDone(indicator));
+    return () => {
+      live = false;
+    };
+  }, []);
+  return (
+    <div class="step step--center" aria-busy="true" data-three-ds-step="method">
+      <Spinner />
+      <StepHeading>Checking with your bank</StepHeading>
+      <p class="step-lead">Your bank is checking this device. It only takes a moment.</p>
+      {/* The issuer's 3DS Method page: invisible, and nothing to interact with. */}
+      <iframe ref={frame} name={METHOD_FRAME_NAME} title="Bank device check" class="method-frame" aria-hidden="true" tabIndex={-1} />
+    </div>
+  );
+}
+
+function ChallengeStep(props: { payment: Payment; onComplete: (cres: string) => void }) {
   const frame = useRef<HTMLIFrameElement>(null);
   const done = useRef(false);
   const sessionData = useRef(newSessionData());
   const [attempt, setAttempt] = useState(0);
   const threeDs = props.payment.threeDs;
   const frameName = `ctp-3ds-challenge-${attempt}`;
+  const size = windowSize(threeDs?.challengeWindowSize);
 
   useEffect(() => {
-    const target = threeDs ? acsTarget(threeDs.acsUrl, location.href) : undefined;
-    if (threeDs && target) postCreq(document, frameName, target, threeDs.creq, sessionData.current);
+    const target = threeDs?.acsUrl ? acsTarget(threeDs.acsUrl, location.href) : undefined;
+    if (threeDs?.creq && target) postCreq(document, frameName, target, threeDs.creq, sessionData.current);
   }, [attempt]);
 
   useEffect(() => {
@@ -35,11 +70,19 @@ export function ThreeDsStep(props: { payment: Payment; onComplete: (cres: string
   }, []);
 
   return (
-    <div class="step">
+    <div class="step" data-three-ds-step="challenge">
       <StepHeading>Confirm it’s you</StepHeading>
       <p class="step-lead">Your bank wants to confirm this payment. Complete the check below — it only takes a moment.</p>
-      <div class="challenge">
-        <iframe key={attempt} ref={frame} name={frameName} title="Verification by your card issuer" class="challenge-frame" />
+      <div class={`challenge challenge-${size.key}`}>
+        <iframe
+          key={attempt}
+          ref={frame}
+          name={frameName}
+          title="Verification by your card issuer"
+          class="challenge-frame"
+          data-window-size={size.key}
+          style={{ height: `${size.height}px`, ...(size.width ? { width: `${size.width}px` } : {}) }}
+        />
       </div>
       <p class="fine-print">
         <span>
@@ -51,4 +94,10 @@ export function ThreeDsStep(props: { payment: Payment; onComplete: (cres: string
       </p>
     </div>
   );
+}
+
+/** The frame for the window size the CReq asked the ACS for (05, full width, when none was said). */
+function windowSize(value: string | undefined): { key: ChallengeWindowSize; width?: number; height: number } {
+  const key = (value && value in WINDOW_SIZES ? value : '05') as ChallengeWindowSize;
+  return { key, ...WINDOW_SIZES[key] };
 }

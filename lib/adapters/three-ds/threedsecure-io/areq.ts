@@ -1,5 +1,5 @@
-import type { AuthenticationRequest } from '../three-ds-authentication.js';
-import { ThreeDsServerCallError } from '../three-ds-errors.js';
+import type { AuthenticationRequest, BrowserInfo, RequestorProfile } from '../../../core/ports/three-ds-server.js';
+import { ThreeDsServerCallError } from '../../../core/ports/three-ds-server-error.js';
 import { acceptLanguages, browserFields } from './browser-fields.js';
 import { DIRECTORY_SERVER } from './ds.js';
 import { schemaOf } from './field-tables/field-schema.js';
@@ -20,8 +20,11 @@ import { expiryYymm, purchaseFields } from './purchase.js';
  * own result against the published table before anything is sent: a request that breaks it is
  * refused here (kind `not-sent`), naming the fields, never their values.
  */
+/** An authentication request with what this server requires (ThreeDsServer.requires). */
+export type CompleteAuthenticationRequest = AuthenticationRequest & { requestor: RequestorProfile; browser: BrowserInfo };
+
 export function buildAReq(
-  request: AuthenticationRequest,
+  request: CompleteAuthenticationRequest,
   options: { loopbackHttpAllowed?: boolean } = {},
 ): Record<string, unknown> & { threeDSServerTransID: string; messageVersion: MessageVersion } {
   const { requestor, browser, account } = request;

@@ -1,5 +1,5 @@
-import type { AuthenticationOutcome, AuthenticationRequest } from '../three-ds-authentication.js';
-import { ThreeDsServerCallError } from '../three-ds-errors.js';
+import type { AuthenticationOutcome, AuthenticationRequest } from '../../../core/ports/three-ds-server.js';
+import { ThreeDsServerCallError } from '../../../core/ports/three-ds-server-error.js';
 import type { Ares } from './client.js';
 import { buildCreq } from './creq.js';
 import { eciFor } from './eci.js';
@@ -15,7 +15,7 @@ import { eciFor } from './eci.js';
  * An ARes that says Y/A without an authentication value, or C without an acsURL, is unusable:
  * it was processed, so it is `maybe-sent` and the attempt goes to recovery, never re-sent.
  */
-export function aresOutcome(ares: Ares, request: Pick<AuthenticationRequest, 'brand' | 'browser'>): AuthenticationOutcome {
+export function aresOutcome(ares: Ares, request: Pick<AuthenticationRequest, 'brand' | 'browser' | 'challengeWindowSize'>): AuthenticationOutcome {
   const ids = { transactionId: ares.threeDSServerTransID, dsTransactionId: ares.dsTransID };
   const status = ares.transStatus;
   if (status === 'Y' || status === 'A') {
@@ -47,7 +47,7 @@ export function aresOutcome(ares: Ares, request: Pick<AuthenticationRequest, 'br
       creq: buildCreq(
         { threeDSServerTransID: ares.threeDSServerTransID, acsTransID: ares.acsTransID },
         ares.messageVersion,
-        request.browser.challengeWindowSize,
+        request.browser?.challengeWindowSize ?? request.challengeWindowSize ?? '05',
       ),
     };
   }

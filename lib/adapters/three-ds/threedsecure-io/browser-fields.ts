@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { BrowserInfo } from '../three-ds-authentication.js';
+import type { BrowserInfo } from '../../../core/ports/three-ds-server.js';
 
 /**
  * The AReq's browser fields (areq_220 / areq_231, browser channel) from what the page collected

@@ -1,5 +1,5 @@
 import type * as z from 'zod';
-import { ThreeDsServerCallError } from '../three-ds-errors.js';
+import { ThreeDsServerCallError } from '../../../core/ports/three-ds-server-error.js';
 import { schemaOf } from './field-tables/field-schema.js';
 import { ARES, CRD_TABLE, MESSAGE_VERSIONS, RREQ, type MessageVersion } from './field-tables/tables.js';
 import { postJson } from './http.js';
@@ -13,7 +13,8 @@ import { postJson } from './http.js';
 export interface ClientOptions {
   /** https://service.3dsecure.io (production) or https://service.sandbox.3dsecure.io (server-information.rst). */
   baseUrl: string;
-  apiKey: string;
+  /** The API key, or how to get it (read from a secret, cached by the caller); never logged. */
+  apiKey: string | (() => Promise<string>);
   fetch?: typeof fetch;
   /** Accept a loopback http acsURL where 2.3.1 says https (a local demo against the fake); never in production. */
   loopbackHttpAllowed?: boolean;

@@ -1,4 +1,4 @@
-import type { BrowserInfo } from '../three-ds-authentication.js';
+import type { BrowserInfo } from '../../../core/ports/three-ds-server.js';
 import { encodeJsonBase64Url } from './base64url.js';
 import type { MessageVersion } from './field-tables/tables.js';
 

@@ -1,4 +1,4 @@
-import type { ChallengeReference, CresCheck } from '../three-ds-authentication.js';
+import type { ChallengeReference, CresCheck } from '../../../core/ports/three-ds-server.js';
 import { decodeJsonBase64Url } from './base64url.js';
 import { schemaOf } from './field-tables/field-schema.js';
 import { CRES } from './field-tables/tables.js';

@@ -1,4 +1,4 @@
-import type { CardBrand } from '../three-ds-authentication.js';
+import type { CardBrand } from '../../../core/ports/three-ds-server.js';
 
 /**
  * The directory server of a brand (preauth `ds`, preauth.html / areq tables: "used to signal

@@ -1,4 +1,4 @@
-import type { CardBrand } from '../three-ds-authentication.js';
+import type { CardBrand } from '../../../core/ports/three-ds-server.js';
 
 /**
  * The ECI of a successful authentication when the ARes/RReq leaves it out (`eci` is optional in

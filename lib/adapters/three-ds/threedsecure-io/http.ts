@@ -1,5 +1,5 @@
 import { redactCardNumbers } from '../../../core/domain/card-numbers.js';
-import { ThreeDsServerCallError, type ErroSummary } from '../three-ds-errors.js';
+import { ThreeDsServerCallError, type ErroSummary } from '../../../core/ports/three-ds-server-error.js';
 
 /**
  * One call to 3dsecure.io's API (server-information.rst, "Making requests"): every request is
@@ -10,7 +10,7 @@ import { ThreeDsServerCallError, type ErroSummary } from '../three-ds-errors.js'
  */
 export interface ApiCall {
   baseUrl: string;
-  apiKey: string;
+  apiKey: string | (() => Promise<string>);
   endpoint: '/preauth' | '/auth' | '/postauth';
   body: Record<string, unknown>;
   signal: AbortSignal;
@@ -22,11 +22,12 @@ export async function postJson(call: ApiCall): Promise<Record<string, unknown>> 
   const { endpoint } = call;
   if (call.signal.aborted)
     throw new ThreeDsServerCallError('not-sent', endpoint, { reason: 'the deadline had passed before the call', cause: call.signal.reason });
+  const apiKey = await apiKeyOf(call);
   let response: Response;
   try {
     response = await (call.fetch ?? fetch)(new URL(endpoint, call.baseUrl), {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json; charset=utf-8', Accept: 'application/json', APIKey: call.apiKey },
+      headers: { 'Content-Type': 'application/json; charset=utf-8', Accept: 'application/json', APIKey: apiKey },
       body: JSON.stringify(call.body),
       signal: call.signal,
       redirect: 'error',
@@ -51,6 +52,16 @@ export async function postJson(call: ApiCall): Promise<Record<string, unknown>> 
   }
   // 401 "Invalid API Key" (server-information.rst), 404, 413, 429…: refused before any processing.
   throw new ThreeDsServerCallError('not-sent', endpoint, { status: response.status });
+}
+
+/** The key itself, or read through its provider: a provider that fails means nothing was sent (the secret's ARN or text never reach the error). */
+async function apiKeyOf(call: ApiCall): Promise<string> {
+  if (typeof call.apiKey === 'string') return call.apiKey;
+  try {
+    return await call.apiKey();
+  } catch (error) {
+    throw new ThreeDsServerCallError('not-sent', call.endpoint, { reason: 'the API key could not be read', cause: error });
+  }
 }
 
 /**

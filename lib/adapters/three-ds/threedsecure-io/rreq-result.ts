@@ -1,5 +1,5 @@
-import type { CardBrand, ChallengeResult } from '../three-ds-authentication.js';
-import { ThreeDsServerCallError } from '../three-ds-errors.js';
+import type { CardBrand, ChallengeResult } from '../../../core/ports/three-ds-server.js';
+import { ThreeDsServerCallError } from '../../../core/ports/three-ds-server-error.js';
 import type { Rreq } from './client.js';
 import { eciFor } from './eci.js';
 

@@ -8,11 +8,11 @@ import type {
   PrepareRequest,
   RecoveryOutcome,
   RecoveryReference,
-  ThreeDsAuthenticationServer,
-} from '../three-ds-authentication.js';
-import { ThreeDsServerCallError } from '../three-ds-errors.js';
+  ThreeDsServer,
+} from '../../../core/ports/three-ds-server.js';
+import { ThreeDsServerCallError } from '../../../core/ports/three-ds-server-error.js';
 import { aresOutcome } from './ares-outcome.js';
-import { buildAReq } from './areq.js';
+import { buildAReq, type CompleteAuthenticationRequest } from './areq.js';
 import { ThreeDSecureIoClient, type ClientOptions, type Crd } from './client.js';
 import { checkCres } from './cres-check.js';
 import { DIRECTORY_SERVER } from './ds.js';
@@ -26,7 +26,7 @@ export interface ThreeDSecureIoOptions extends ClientOptions {
 }
 
 /**
- * The ThreeDsAuthenticationServer port over 3dsecure.io's API (the reference adapter, SPEC 4.17).
+ * The ThreeDsServer port (lib/core/ports/three-ds-server.ts) over 3dsecure.io's API (the reference adapter, SPEC 4.17).
  *
  * Lost answers: the API offers no way to fetch an ARes again — its endpoints are /preauth,
  * /auth and /postauth (getting-started.rst), and /postauth returns the RReq of a challenge
@@ -36,7 +36,9 @@ export interface ThreeDSecureIoOptions extends ClientOptions {
  * ARes is gone for good and the attempt is spent. Re-sending the AReq is never an option: it
  * would be a second authentication of the same transaction at the directory server and ACS.
  */
-export class ThreeDSecureIoServer implements ThreeDsAuthenticationServer {
+export class ThreeDSecureIoServer implements ThreeDsServer {
+  /** The AReq of a browser authentication needs both (areq tables: required with deviceChannel 02). */
+  readonly requires = { browserInfo: true, requestor: true } as const;
   private readonly client: ThreeDSecureIoClient;
 
   constructor(private readonly options: ThreeDSecureIoOptions) {
@@ -70,7 +72,7 @@ export class ThreeDSecureIoServer implements ThreeDsAuthenticationServer {
   }
 
   async authenticate(request: AuthenticationRequest, signal: AbortSignal): Promise<AuthenticationOutcome> {
-    const areq = buildAReq(request, { loopbackHttpAllowed: this.options.loopbackHttpAllowed ?? false });
+    const areq = buildAReqOrRefuse(request, this.options.loopbackHttpAllowed ?? false);
     const ares = await this.client.auth(areq, signal);
     if (ares.messageVersion !== request.messageVersion)
       throw new ThreeDsServerCallError('maybe-sent', '/auth', { status: 200, reason: 'an ARes of another version' });
@@ -104,6 +106,21 @@ export class ThreeDSecureIoServer implements ThreeDsAuthenticationServer {
 
   checkCres(cres: string, challenge: ChallengeReference): CresCheck {
     return checkCres(cres, challenge);
+  }
+}
+
+/**
+ * The AReq, or a `not-sent` refusal naming what is missing or cannot be expressed (no browser
+ * data, no requestor profile, a currency without an ISO 4217 number): nothing leaves then.
+ */
+function buildAReqOrRefuse(request: AuthenticationRequest, loopbackHttpAllowed: boolean) {
+  if (!request.browser || !request.requestor)
+    throw new ThreeDsServerCallError('not-sent', '/auth', { reason: `the AReq lacks ${request.browser ? 'the requestor profile' : 'the browser data'}` });
+  try {
+    return buildAReq(request as CompleteAuthenticationRequest, { loopbackHttpAllowed });
+  } catch (error) {
+    if (error instanceof ThreeDsServerCallError) throw error;
+    throw new ThreeDsServerCallError('not-sent', '/auth', { reason: `the AReq cannot be built: ${(error as Error).message}` });
   }
 }
 

@@ -6,7 +6,7 @@
  *   this adapter refused to send). Nothing happened there: the call may be made again.
  * - `maybe-sent`: no usable answer (deadline, reset, 5xx without an Erro, unreadable body):
  *   the server may have processed it. An AReq that failed so is never sent again for the
- *   attempt; the attempt is recovered by its transaction id (ThreeDsAuthenticationServer.recover).
+ *   attempt; the attempt is recovered by its transaction id (ThreeDsServer.recover, lib/core/ports/three-ds-server.ts).
  * - `erro`: the server answered with an EMV Erro message: it processed the request and refused
  *   it (a missing or malformed field, an unreachable directory server…). `erro` holds its codes.
  *

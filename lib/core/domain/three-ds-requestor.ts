@@ -1,9 +1,9 @@
 import * as z from 'zod';
-import type { CardBrand, RequestorProfile } from './three-ds-authentication.js';
+import type { CardBrand, RequestorProfile } from '../ports/three-ds-server.js';
 
 /**
- * SPEC 4.7 `threeDsRequestor` — a proposal for the onboarding schema (docs/design/three-ds-server.md),
- * kept beside the port until the core adopts it. What the directory servers assign per brand
+ * SPEC 4.7 `threeDsRequestor`: the onboarding schema (docs/design/three-ds-server.md §5),
+ * kept on the merchant (lib/core/domain/merchant.ts). What the directory servers assign per brand
  * (the requestor id and name, the acquirer BIN and merchant id) is per brand; the rest is the
  * merchant's. Limits are the AReq's (areq_220 / areq_231; requestor id/name EMV 3DS 2.2 Table A.1),
  * so onboarding refuses what an AReq could not carry, instead of every payment failing later.

@@ -1,0 +1,52 @@
+import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SSMClient } from '@aws-sdk/client-ssm';
+import { withDeadlines } from '../adapters/aws/clients.js';
+import { cachedSecret, readSecretString } from '../adapters/aws/secret-string.js';
+import { ThreeDSecureIoServer } from '../adapters/three-ds/threedsecure-io/server.js';
+import type { ThreeDsSettings } from '../core/payments/deps.js';
+import { unconfiguredThreeDsServer, type ThreeDsServer } from '../core/ports/three-ds-server.js';
+import { AWS_CLIENT_DEFAULTS } from './aws.js';
+import { threeDsServerConfig as config, type ThreeDsServerConfig } from './config/three-ds-server-config.js';
+
+/**
+ * The production 3DS Server of the payment functions (SPEC 4.17), built once per cold start
+ * and only by them (lib/composition/payments.ts): 3dsecure.io's API at THREE_DS_SERVER_URL,
+ * its API key read from THREE_DS_SERVER_API_KEY_ARN at the first step-up (then kept in memory;
+ * a failed read is retried by the next step-up, and answers 502 meanwhile). Unset: the
+ * unconfigured slot (every production step-up 502, retryable). Another 3DS Server: another
+ * adapter of the ThreeDsServer port, chosen here (docs/integrating/three-ds.md).
+ */
+export function threeDsServerFrom(settings: ThreeDsServerConfig): ThreeDsServer {
+  if (!settings.THREE_DS_SERVER_URL || !settings.THREE_DS_SERVER_API_KEY_ARN) {
+    return unconfiguredThreeDsServer('no production 3DS Server is configured for this deployment (THREE_DS_SERVER_URL)');
+  }
+  const arn = settings.THREE_DS_SERVER_API_KEY_ARN;
+  // Built on first use: a function that never steps up never creates them.
+  let clients: { secretsManager: SecretsManagerClient; ssm: SSMClient } | undefined;
+  const lazily = () =>
+    (clients ??= {
+      secretsManager: withDeadlines(
+        new SecretsManagerClient({ ...AWS_CLIENT_DEFAULTS, ...(settings.SECRETS_MANAGER_ENDPOINT ? { endpoint: settings.SECRETS_MANAGER_ENDPOINT } : {}) }),
+      ),
+      ssm: withDeadlines(new SSMClient({ ...AWS_CLIENT_DEFAULTS, ...(settings.SSM_ENDPOINT ? { endpoint: settings.SSM_ENDPOINT } : {}) })),
+    });
+  const apiKey = cachedSecret(() => readSecretString({ secretsManager: () => lazily().secretsManager, ssm: () => lazily().ssm }, arn, 'apiKey'));
+  return new ThreeDSecureIoServer({
+    baseUrl: settings.THREE_DS_SERVER_URL,
+    apiKey,
+    // A 3DS Server on a loopback address is a local demo's fake: its AReqs may name the local
+    // service's http notification URLs, which 2.3.1 otherwise wants https.
+    loopbackHttpAllowed: isLoopback(settings.THREE_DS_SERVER_URL),
+  });
+}
+
+const isLoopback = (url: string) => ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
+
+export const productionThreeDsServer: ThreeDsServer = threeDsServerFrom(config);
+
+export const threeDsSettings: ThreeDsSettings = {
+  prepareTimeoutMs: config.THREE_DS_PREPARE_TIMEOUT_MS,
+  authenticateTimeoutMs: config.THREE_DS_AUTH_TIMEOUT_MS,
+  resultTimeoutMs: config.THREE_DS_RESULT_TIMEOUT_MS,
+  maxAttempts: 3,
+};

@@ -25,17 +25,21 @@ export const processorConfig = z.discriminatedUnion('name', [
       .min(1)
       .max(80)
       .regex(/^[A-Za-z0-9_.-]+$/),
-    /** Secret JSON { apiKey, liveUrlPrefix? } (adyen/config.ts adyenCredentials). */
-    credentialsArn: secretArn,
-    /** Secret holding the notification HMAC key(s), hex: required, notifications are how Adyen settles modifications. */
-    notificationHmacKeyArn: secretArn,
+    /**
+     * Secret JSON { apiKey, liveUrlPrefix? } (adyen/config.ts adyenCredentials). Required, but a
+     * PUT of the merchant's current processor and account may leave it out: the stored one is
+     * kept (GET never shows it; lib/core/merchants/processor-secrets.ts).
+     */
+    credentialsArn: secretArn.optional(),
+    /** Secret holding the notification HMAC key(s), hex: required (kept likewise), notifications are how Adyen settles modifications. */
+    notificationHmacKeyArn: secretArn.optional(),
   }),
   z.strictObject({
     name: z.literal('checkout_com'),
     /** The processing channel (pc_…). */
     account: z.string().regex(/^pc_\w{26}$/),
-    /** Secret JSON { secretKey, urlPrefix?, sandbox? } (checkout-com/config.ts checkoutComCredentials). */
-    credentialsArn: secretArn,
+    /** Secret JSON { secretKey, urlPrefix?, sandbox? } (checkout-com/config.ts checkoutComCredentials). Required (kept likewise). */
+    credentialsArn: secretArn.optional(),
     /** Checkout.com webhooks' signature key, when the merchant has them sent (not used by this adapter yet). */
     notificationHmacKeyArn: secretArn.optional(),
   }),

@@ -109,6 +109,32 @@ describe('4.7 processor at onboarding', () => {
     expect((await put(uniqueRef('m'), onboarding({ processor: before }))).status).toBe(200);
   });
 
+  it('GET-modify-PUT keeps the processor’s secrets: the {name, account} GET shows goes back as it is', async () => {
+    const merchantRef = uniqueRef('m');
+    await put(merchantRef, onboarding({ processor: adyen() }));
+    const read = await get(merchantRef);
+    const again = await put(merchantRef, { ...read.body, dpaName: 'Renamed Store' });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ dpaName: 'Renamed Store', processor: read.body.processor });
+    const { Items = [] } = await documentClient.send(new ScanCommand({ TableName: process.env.CONFIG_TABLE! }));
+    expect(Items.find((item) => item.pk === `MERCHANT#${merchantRef}`)!.processor).toEqual({
+      ...read.body.processor,
+      credentialsArn: CREDENTIALS,
+      notificationHmacKeyArn: HMAC,
+    });
+  });
+
+  it('another processor or account must name its secrets: 400 naming each missing ARN, nothing changed', async () => {
+    const merchantRef = uniqueRef('m');
+    await put(merchantRef, onboarding({ processor: adyen() }));
+    const moved = await put(merchantRef, onboarding({ processor: { name: 'adyen', account: uniqueRef('OtherECOM') } }));
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors.map((e: { path: string }) => e.path)).toEqual(['processor.credentialsArn', 'processor.notificationHmacKeyArn']);
+    const switched = await put(merchantRef, onboarding({ processor: { name: 'checkout_com', account: checkoutCom().account } }));
+    expect(switched.body.errors.map((e: { path: string }) => e.path)).toEqual(['processor.credentialsArn']);
+    expect((await get(merchantRef)).body.processor.name).toBe('adyen');
+  });
+
   it('the hosted page (a session token) sees no processor', async () => {
     const merchantRef = uniqueRef('m');
     const outletId = uniqueRef('o');

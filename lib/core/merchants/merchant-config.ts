@@ -5,6 +5,7 @@ import type { MerchantConfig } from '../domain/merchant.js';
 import { OnboardingConflictError } from '../errors.js';
 
 import { loadEnablement } from './enablement.js';
+import { withKeptSecrets } from './processor-secrets.js';
 import type { ConfigStore } from '../ports/config-store.js';
 
 export interface MerchantConfigDeps {
@@ -36,12 +37,14 @@ export async function readMerchantConfig(deps: MerchantConfigDeps, principal: Pr
  * an account no longer listed are released last. A retry of the same request converges. A
  * processor account belongs to one merchant: its notifications are matched to the merchant by it.
  */
-export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: string, input: OnboardingInput) {
+export async function onboardMerchant(deps: MerchantConfigDeps, merchantRef: string, request: OnboardingInput) {
   // Read-modify-write (outlets released against the previous list): consistent reads.
   const previous = await deps.config.getMerchant(merchantRef, { consistent: true });
-  if (previous && previous.tenantRef !== input.tenantRef) {
+  if (previous && previous.tenantRef !== request.tenantRef) {
     throw new OnboardingConflictError('This merchant belongs to another tenant.');
   }
+  const processor = withKeptSecrets(request.processor, previous?.processor);
+  const input: OnboardingInput = processor ? { ...request, processor } : request;
   const owners = await Promise.all(input.outlets.map((outletId) => deps.config.getOutlet(outletId, { consistent: true })));
   if (owners.some((outlet) => outlet && outlet.merchantRef !== merchantRef)) {
     throw new OnboardingConflictError('An outlet in the list belongs to another merchant.');

@@ -1,38 +1,16 @@
 import http from 'node:http';
 import https from 'node:https';
 import * as z from 'zod';
+import type { DeliveryResult, WebhookRequest, WebhookSender } from '../../core/ports/webhook-sender.js';
 import { deliveryErrorOf, type DeliveryError } from './delivery-error.js';
 import { parseWebhookUrl, guardedLookup, UnsafeWebhookUrlError, type LookupAll, type UnsafeWebhookUrlReason } from './url-guard.js';
 
 /**
  * The webhook transport (SPEC §4.15): one POST per call, bounded in time and in what it
  * reads, that reports what happened instead of throwing. Retries, the event store and the
- * signature headers belong to the caller.
+ * signature headers belong to the caller. Headers named in RESERVED_HEADERS are the sender's own.
  */
-export type { DeliveryError } from './delivery-error.js';
-
-export interface DeliveryResult {
-  /** True iff the receiver answered 2xx. A 3xx is a failure: redirects are never followed. */
-  ok: boolean;
-  status?: number;
-  error?: DeliveryError;
-  durationMs: number;
-}
-
-export interface WebhookRequest {
-  url: string;
-  /** The exact JSON text that was signed. */
-  body: string;
-  /** The `webhook-*` headers (and any other the caller adds); names in RESERVED_HEADERS are the sender's. */
-  headers: Record<string, string>;
-  /** Sandbox merchants only: loopback receivers, and http to them. */
-  allowLoopback: boolean;
-}
-
-export interface WebhookSender {
-  /** Never rejects for a delivery failure. The caller's `signal` aborting counts as 'timeout'. */
-  send(request: WebhookRequest, signal?: AbortSignal): Promise<DeliveryResult>;
-}
+export type { DeliveryError, DeliveryResult, WebhookRequest, WebhookSender };
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 /** At most this much of an answer is read (then discarded): a receiver cannot make us buffer or wait on a stream. */

@@ -1,18 +1,16 @@
-import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SSMClient } from '@aws-sdk/client-ssm';
-import { withDeadlines } from '../adapters/aws/clients.js';
-import { cachedSecret, readSecretString } from '../adapters/aws/secret-string.js';
+import { secretField } from '../adapters/aws/secret-string.js';
 import { ThreeDSecureIoServer } from '../adapters/three-ds/threedsecure-io/server.js';
 import type { ThreeDsSettings } from '../core/payments/deps.js';
 import { unconfiguredThreeDsServer, type ThreeDsServer } from '../core/ports/three-ds-server.js';
-import { AWS_CLIENT_DEFAULTS } from './aws.js';
 import { threeDsServerConfig as config, type ThreeDsServerConfig } from './config/three-ds-server-config.js';
 
 /**
  * The production 3DS Server of the payment functions (SPEC 4.17), built once per cold start
  * and only by them (lib/composition/payments.ts): 3dsecure.io's API at THREE_DS_SERVER_URL,
- * its API key read from THREE_DS_SERVER_API_KEY_ARN at the first step-up (then kept in memory;
- * a failed read is retried by the next step-up, and answers 502 meanwhile). Unset: the
+ * its API key read from THREE_DS_SERVER_API_KEY_ARN at the first step-up by the service's secret
+ * source (lib/composition/secrets.ts, imported then: the SDK clients are no part of the cold
+ * start; cached five minutes, so a rotation is picked up; a failed read is retried by the next
+ * step-up, and answers 502 meanwhile). Unset: the
  * unconfigured slot (every production step-up 502, retryable). Another 3DS Server: another
  * adapter of the ThreeDsServer port, chosen here (docs/integrating/three-ds.md).
  */
@@ -21,16 +19,7 @@ export function threeDsServerFrom(settings: ThreeDsServerConfig): ThreeDsServer 
     return unconfiguredThreeDsServer('no production 3DS Server is configured for this deployment (THREE_DS_SERVER_URL)');
   }
   const arn = settings.THREE_DS_SERVER_API_KEY_ARN;
-  // Built on first use: a function that never steps up never creates them.
-  let clients: { secretsManager: SecretsManagerClient; ssm: SSMClient } | undefined;
-  const lazily = () =>
-    (clients ??= {
-      secretsManager: withDeadlines(
-        new SecretsManagerClient({ ...AWS_CLIENT_DEFAULTS, ...(settings.SECRETS_MANAGER_ENDPOINT ? { endpoint: settings.SECRETS_MANAGER_ENDPOINT } : {}) }),
-      ),
-      ssm: withDeadlines(new SSMClient({ ...AWS_CLIENT_DEFAULTS, ...(settings.SSM_ENDPOINT ? { endpoint: settings.SSM_ENDPOINT } : {}) })),
-    });
-  const apiKey = cachedSecret(() => readSecretString({ secretsManager: () => lazily().secretsManager, ssm: () => lazily().ssm }, arn, 'apiKey'));
+  const apiKey = async () => secretField(await (await import('./secrets.js')).secretSource.read(arn), 'apiKey');
   return new ThreeDSecureIoServer({
     baseUrl: settings.THREE_DS_SERVER_URL,
     apiKey,

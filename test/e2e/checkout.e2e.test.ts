@@ -587,15 +587,22 @@ describe('hosted checkout — failures have a clear message and a way forward', 
     expect((await getOrder(checkout)).state).toBe('STARTED');
   });
 
-  it('a session past its expiry (TTL not yet swept) opens on "session expired"', async () => {
+  it.each(WIDTHS)('a session past its expiry (TTL not yet swept) opens on "session expired" (%i px)', async (width) => {
     const checkout = await createCheckout({ value: 1000, reference: 'E2E-EXPIRED' });
     await expireSession(checkout.sessionToken);
-    await scenario(browser, 'expired-session-real', async ({ page }) => {
-      await open(page, checkout.checkoutUrl);
-      await waitForStep(page, 'expired');
-      expect(await page.getByRole('heading', { name: 'Your payment session has expired' }).isVisible()).toBe(true);
-      await expectNoLeaks(page, [checkout.sessionToken]);
-    });
+    await scenario(
+      browser,
+      `expired-session-real-${width}`,
+      async ({ page }) => {
+        await open(page, checkout.checkoutUrl);
+        await waitForStep(page, 'expired');
+        expect(await page.getByRole('heading', { name: 'Your payment session has expired' }).isVisible()).toBe(true);
+        expect(await text(page)).not.toContain('isn’t valid');
+        await expectNoSidewaysScroll(page, width, 'expired');
+        await expectNoLeaks(page, [checkout.sessionToken]);
+      },
+      atWidth(width),
+    );
     expect((await getOrder(checkout)).state).toBe('STARTED');
   });
 
@@ -614,15 +621,25 @@ describe('hosted checkout — failures have a clear message and a way forward', 
     expect((await getOrder(checkout)).state).toBe('STARTED');
   });
 
-  it('expired or unknown session: the page says the session expired', async () => {
+  it.each(WIDTHS)('a made-up session says the link is not valid, not that it expired (%i px)', async (width) => {
     const { baseUrl } = e2e();
-    await scenario(browser, 'expired-session', async ({ page }) => {
-      const neverIssued = `hs_${'A'.repeat(43)}`;
-      await open(page, `${baseUrl}/checkout?session=${neverIssued}`);
-      await waitForStep(page, 'expired');
-      expect(await page.getByRole('heading', { name: 'Your payment session has expired' }).isVisible()).toBe(true);
-      expect(page.url()).not.toContain(neverIssued);
-      await expectNoLeaks(page, [neverIssued]);
-    });
+    // Well-formed but never issued (looked up, not found), and malformed (never looked up): the same answer.
+    for (const [index, madeUp] of [`hs_${'A'.repeat(43)}`, 'not-a-session'].entries()) {
+      await scenario(
+        browser,
+        `invalid-session-${index === 0 ? 'unknown' : 'malformed'}-${width}`,
+        async ({ page }) => {
+          await open(page, `${baseUrl}/checkout?session=${madeUp}`);
+          await waitForStep(page, 'invalid');
+          expect(await page.getByRole('heading', { name: 'This payment link isn’t valid' }).isVisible()).toBe(true);
+          expect(await page.locator('[data-result]').getAttribute('data-result')).toBe('invalid');
+          expect(await text(page)).not.toMatch(/expired/i);
+          expect(page.url()).not.toContain(madeUp);
+          await expectNoSidewaysScroll(page, width, 'invalid');
+          await expectNoLeaks(page, [madeUp]);
+        },
+        atWidth(width),
+      );
+    }
   });
 });

@@ -17,11 +17,18 @@
  *   listed origin; other requests get `access-control-allow-origin` (and the exposed headers)
  *   only for a listed origin; CORS headers from the integration are ignored.
  *
+ * Requests that never reach a handler get problem details too (edge-limits.ts), not
+ * serverless-offline's own answers: a body over its 10 MB limit → 413 PAYLOAD_TOO_LARGE (what
+ * the handlers answer past 64 KiB), headers over Node's 16 KiB or bytes that are not HTTP →
+ * 400 INVALID_REQUEST (serverless-offline: an empty 400; Node: an empty 431).
+ *
  * Nothing in lib/ or functions/ knows about this: the handlers see the same requests.
  */
 import { Agent, createServer, request, type IncomingMessage, type OutgoingHttpHeaders, type Server, type ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
+import type { DomainError } from '../../lib/core/errors.js';
+import { edgeProblem, payloadTooLarge, rawProblemResponse, unparsableRequest, UPSTREAM_MAX_BODY_BYTES } from './edge-limits.js';
 
 export interface CorsConfiguration {
   allowedOrigins: string[];
@@ -48,6 +55,8 @@ export interface HttpApiEdgeOptions {
   /** Where serverless-offline listens (127.0.0.1). */
   upstreamPort: number;
   cors: false | CorsConfiguration;
+  /** Bodies above this are answered 413 here (default: serverless-offline's own limit); tests make it small. */
+  maxBodyBytes?: number;
 }
 
 export interface HttpApiEdge {
@@ -61,6 +70,7 @@ const isCorsHeader = (name: string) => name.toLowerCase().startsWith('access-con
 
 export async function startHttpApiEdge(options: HttpApiEdgeOptions): Promise<HttpApiEdge> {
   const { cors } = options;
+  const maxBodyBytes = options.maxBodyBytes ?? UPSTREAM_MAX_BODY_BYTES;
   const agent = new Agent({ keepAlive: true });
   const listed = (origin: string | undefined): origin is string => cors !== false && origin !== undefined && cors.allowedOrigins.includes(origin);
 
@@ -72,7 +82,15 @@ export async function startHttpApiEdge(options: HttpApiEdgeOptions): Promise<Htt
       outgoing.writeHead(204, listed(origin) ? preflightHeaders(cors, origin) : {}).end();
       return;
     }
-    forward(incoming, outgoing, options.upstreamPort, agent, listed(origin) && cors !== false ? responseCorsHeaders(cors, origin) : {});
+    const corsHeaders = listed(origin) && cors !== false ? responseCorsHeaders(cors, origin) : {};
+    const declared = Number(incoming.headers['content-length'] ?? 0);
+    if (declared > maxBodyBytes) return refuse(incoming, outgoing, payloadTooLarge(), corsHeaders);
+    forward(incoming, outgoing, { upstreamPort: options.upstreamPort, agent, corsHeaders, maxBodyBytes });
+  });
+  // Without a listener Node answers a parse error with an empty 400 or 431; with it, the edge's problem.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Socket) => {
+    if (error.code?.startsWith('HPE_') && socket.writable) socket.end(rawProblemResponse(unparsableRequest(error.code)));
+    else socket.destroy();
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -107,7 +125,26 @@ function responseCorsHeaders(cors: CorsConfiguration, origin: string): Record<st
   };
 }
 
-function forward(incoming: IncomingMessage, outgoing: ServerResponse, upstreamPort: number, agent: Agent, corsHeaders: Record<string, string>): void {
+/**
+ * Answers `error` as problem details without forwarding (or while abandoning what was forwarded).
+ * The rest of the body is read and dropped so the client can read the answer, then the
+ * connection closes.
+ */
+function refuse(incoming: IncomingMessage, outgoing: ServerResponse, error: DomainError, corsHeaders: Record<string, string>): void {
+  incoming.resume();
+  if (outgoing.headersSent) return void outgoing.destroy();
+  const { status, headers, body } = edgeProblem(error);
+  outgoing.writeHead(status, { ...headers, ...corsHeaders, Connection: 'close' }).end(body);
+}
+
+interface Upstream {
+  upstreamPort: number;
+  agent: Agent;
+  corsHeaders: Record<string, string>;
+  maxBodyBytes: number;
+}
+
+function forward(incoming: IncomingMessage, outgoing: ServerResponse, { upstreamPort, agent, corsHeaders, maxBodyBytes }: Upstream): void {
   const headers: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(incoming.headers)) {
     if (value === undefined || HOP_BY_HOP.has(name)) continue;
@@ -126,7 +163,9 @@ function forward(incoming: IncomingMessage, outgoing: ServerResponse, upstreamPo
     outgoing.writeHead(answer.statusCode ?? 502, raw);
     answer.pipe(outgoing);
   });
+  let tooLarge = false;
   upstream.on('error', () => {
+    if (tooLarge) return; // abandoned on purpose: the 413 is answered below
     if (!outgoing.headersSent) outgoing.writeHead(502, { 'content-type': 'application/json' });
     outgoing.end(outgoing.headersSent ? undefined : JSON.stringify({ message: 'The local API (serverless-offline) is not answering.' }));
   });
@@ -134,5 +173,22 @@ function forward(incoming: IncomingMessage, outgoing: ServerResponse, upstreamPo
   outgoing.on('close', () => {
     if (!outgoing.writableFinished) upstream.destroy();
   });
-  incoming.pipe(upstream);
+  // A body without a Content-Length (chunked) is counted as it goes: past the limit it is not
+  // forwarded any further, and the edge answers 413 instead of serverless-offline.
+  let received = 0;
+  incoming.on('data', (chunk: Buffer) => {
+    if (tooLarge) return;
+    received += chunk.length;
+    if (received <= maxBodyBytes) {
+      if (!upstream.write(chunk)) incoming.pause();
+      return;
+    }
+    tooLarge = true;
+    upstream.destroy();
+    refuse(incoming, outgoing, payloadTooLarge(), corsHeaders);
+  });
+  upstream.on('drain', () => incoming.resume());
+  incoming.on('end', () => {
+    if (!tooLarge) upstream.end();
+  });
 }

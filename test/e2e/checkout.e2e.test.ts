@@ -2,7 +2,9 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   answerIssuerChallenge,
+  atWidth,
   expireSession,
+  expectNoSidewaysScroll,
   api,
   chooseCardAndPay,
   createCheckout,
@@ -21,6 +23,7 @@ import {
   tabTo,
   text,
   waitForStep,
+  WIDTHS,
 } from './support.js';
 
 /**
@@ -348,18 +351,14 @@ describe('hosted checkout — paying', () => {
       'phone-375x667',
       async ({ page }) => {
         await open(page, checkout.checkoutUrl);
-        // Against 375 itself: with isMobile the layout viewport widens to fit what overflows,
-        // so window.innerWidth would grow with the bug it is meant to catch.
-        const expectNoSidewaysScroll = async (step: string) =>
-          expect(await page.evaluate(() => document.documentElement.scrollWidth), `scrollWidth on ${step}`).toBeLessThanOrEqual(375);
         await waitForStep(page, 'identity');
-        await expectNoSidewaysScroll('identity');
+        await expectNoSidewaysScroll(page, 375, 'identity');
         await signInByEmail(page, 'returning@example.com');
         await waitForStep(page, 'otp');
-        await expectNoSidewaysScroll('otp');
+        await expectNoSidewaysScroll(page, 375, 'otp');
         await enterOtp(page, '123456');
         await waitForStep(page, 'cards');
-        await expectNoSidewaysScroll('cards');
+        await expectNoSidewaysScroll(page, 375, 'cards');
         // The radio buttons sit inside the panel, not cut off at its edge.
         const panel = await page.locator('.panel').boundingBox();
         for (const option of await page.locator('.card-option').all()) {
@@ -372,15 +371,72 @@ describe('hosted checkout — paying', () => {
         expect(pay!.height).toBeGreaterThanOrEqual(44);
         await page.getByRole('button', { name: '+ Add a new card' }).click();
         await waitForStep(page, 'add-card');
-        await expectNoSidewaysScroll('add-card');
+        await expectNoSidewaysScroll(page, 375, 'add-card');
         await page.getByRole('button', { name: 'Back to your cards' }).click();
         await chooseCardAndPay(page, '4444');
         expect(await result(page)).toBe('success');
-        await expectNoSidewaysScroll('success');
+        await expectNoSidewaysScroll(page, 375, 'success');
       },
       { viewport: { width: 375, height: 667 }, isMobile: true },
     );
     expect((await getOrder(checkout)).state).toBe('AUTHORISED');
+  });
+});
+
+describe('hosted checkout — the card list', () => {
+  it.each(WIDTHS)('each card shows its whole expiry; a long card name gives way, never the expiry (%i px)', async (width) => {
+    const checkout = await createCheckout({ value: 7800 });
+    await scenario(
+      browser,
+      `card-list-expiry-${width}`,
+      async ({ page }) => {
+        await open(page, checkout.checkoutUrl);
+        await signInByEmail(page, 'returning@example.com');
+        await enterOtp(page, '123456');
+        await waitForStep(page, 'cards');
+        await expectNoSidewaysScroll(page, width, 'cards');
+        // Where "Expires MM/YY" is laid out, against what clips it: every box between it and its
+        // card that hides overflow, and the radio dot beside it. Independent of the markup: a
+        // clipped or ellipsized expiry is laid out past that edge.
+        const rows = await page.locator('.card-option').evaluateAll((options) =>
+          options.map((option) => {
+            const walker = document.createTreeWalker(option, NodeFilter.SHOW_TEXT);
+            for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+              const at = node.textContent?.indexOf('Expires') ?? -1;
+              if (at < 0) continue;
+              const holder = node.parentElement!;
+              const range = document.createRange();
+              range.setStart(node, at);
+              range.setEndAfter(holder.lastChild!);
+              let clipRight = option.querySelector('.radio-dot')!.getBoundingClientRect().left;
+              for (let box: Element | null = holder; box && box !== option; box = box.parentElement) {
+                if (getComputedStyle(box).overflowX !== 'visible') clipRight = Math.min(clipRight, box.getBoundingClientRect().right);
+              }
+              return {
+                text: range.toString().trim(),
+                right: range.getBoundingClientRect().right,
+                clipRight,
+                scroll: holder.scrollWidth,
+                client: holder.clientWidth,
+              };
+            }
+            return undefined;
+          }),
+        );
+        expect(rows.length).toBeGreaterThanOrEqual(3);
+        for (const row of rows) {
+          expect(row?.text).toMatch(/^Expires \d{2}\/\d{2}$/);
+          expect(row!.right, row!.text).toBeLessThanOrEqual(row!.clipRight + 0.5);
+          expect(row!.scroll, `${row!.text}: scrollWidth <= clientWidth`).toBeLessThanOrEqual(row!.client);
+        }
+        // The sandbox's long card names are what gives way at 375 px.
+        if (width === 375) {
+          const names = await page.locator('.card-tile-name').evaluateAll((spans) => spans.map((span) => span.scrollWidth > span.clientWidth));
+          expect(names).toContain(true);
+        }
+      },
+      atWidth(width),
+    );
   });
 });
 
@@ -531,15 +587,22 @@ describe('hosted checkout — failures have a clear message and a way forward', 
     expect((await getOrder(checkout)).state).toBe('STARTED');
   });
 
-  it('a session past its expiry (TTL not yet swept) opens on "session expired"', async () => {
+  it.each(WIDTHS)('a session past its expiry (TTL not yet swept) opens on "session expired" (%i px)', async (width) => {
     const checkout = await createCheckout({ value: 1000, reference: 'E2E-EXPIRED' });
     await expireSession(checkout.sessionToken);
-    await scenario(browser, 'expired-session-real', async ({ page }) => {
-      await open(page, checkout.checkoutUrl);
-      await waitForStep(page, 'expired');
-      expect(await page.getByRole('heading', { name: 'Your payment session has expired' }).isVisible()).toBe(true);
-      await expectNoLeaks(page, [checkout.sessionToken]);
-    });
+    await scenario(
+      browser,
+      `expired-session-real-${width}`,
+      async ({ page }) => {
+        await open(page, checkout.checkoutUrl);
+        await waitForStep(page, 'expired');
+        expect(await page.getByRole('heading', { name: 'Your payment session has expired' }).isVisible()).toBe(true);
+        expect(await text(page)).not.toContain('isn’t valid');
+        await expectNoSidewaysScroll(page, width, 'expired');
+        await expectNoLeaks(page, [checkout.sessionToken]);
+      },
+      atWidth(width),
+    );
     expect((await getOrder(checkout)).state).toBe('STARTED');
   });
 
@@ -558,15 +621,25 @@ describe('hosted checkout — failures have a clear message and a way forward', 
     expect((await getOrder(checkout)).state).toBe('STARTED');
   });
 
-  it('expired or unknown session: the page says the session expired', async () => {
+  it.each(WIDTHS)('a made-up session says the link is not valid, not that it expired (%i px)', async (width) => {
     const { baseUrl } = e2e();
-    await scenario(browser, 'expired-session', async ({ page }) => {
-      const neverIssued = `hs_${'A'.repeat(43)}`;
-      await open(page, `${baseUrl}/checkout?session=${neverIssued}`);
-      await waitForStep(page, 'expired');
-      expect(await page.getByRole('heading', { name: 'Your payment session has expired' }).isVisible()).toBe(true);
-      expect(page.url()).not.toContain(neverIssued);
-      await expectNoLeaks(page, [neverIssued]);
-    });
+    // Well-formed but never issued (looked up, not found), and malformed (never looked up): the same answer.
+    for (const [index, madeUp] of [`hs_${'A'.repeat(43)}`, 'not-a-session'].entries()) {
+      await scenario(
+        browser,
+        `invalid-session-${index === 0 ? 'unknown' : 'malformed'}-${width}`,
+        async ({ page }) => {
+          await open(page, `${baseUrl}/checkout?session=${madeUp}`);
+          await waitForStep(page, 'invalid');
+          expect(await page.getByRole('heading', { name: 'This payment link isn’t valid' }).isVisible()).toBe(true);
+          expect(await page.locator('[data-result]').getAttribute('data-result')).toBe('invalid');
+          expect(await text(page)).not.toMatch(/expired/i);
+          expect(page.url()).not.toContain(madeUp);
+          await expectNoSidewaysScroll(page, width, 'invalid');
+          await expectNoLeaks(page, [madeUp]);
+        },
+        atWidth(width),
+      );
+    }
   });
 });

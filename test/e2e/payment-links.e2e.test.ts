@@ -1,6 +1,22 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, chooseCardAndPay, e2e, enterOtp, expectNoLeaks, launchBrowser, open, result, scenario, signInByEmail, text, waitForStep } from './support.js';
+import {
+  api,
+  atWidth,
+  chooseCardAndPay,
+  e2e,
+  enterOtp,
+  expectNoLeaks,
+  expectNoSidewaysScroll,
+  launchBrowser,
+  open,
+  result,
+  scenario,
+  signInByEmail,
+  text,
+  waitForStep,
+  WIDTHS,
+} from './support.js';
 
 /**
  * Payment links (SPEC 4.14) end to end: the merchant creates a link over HTTP, a shopper opens
@@ -73,6 +89,31 @@ describe('payment links', () => {
       await openInactive(page, link.url, 410);
       expect(await text(page)).toContain('This payment link has already been paid');
     });
+  });
+
+  it.each(WIDTHS)('payment link: the shopper sees its description — the merchant’s text as text, never markup (%i px)', async (width) => {
+    // Merchant free text with markup in it: shown character for character, nothing parsed from it.
+    const description = `Invoice 2041 — <b>3 × espresso</b> & "croissant" <img src=x onerror=alert(1)> ${'long-word-'.repeat(8)}end`;
+    const link = await createLink({ description, merchantOrderReference: 'E2E-LINK-TEXT' });
+    await scenario(
+      browser,
+      `payment-link-description-${width}`,
+      async ({ page }) => {
+        await open(page, link.url);
+        await waitForStep(page, 'identity');
+        const shown = page.getByTestId('description');
+        expect(await shown.innerText()).toBe(description);
+        expect(await shown.locator('*').count()).toBe(0);
+        expect(await page.locator('main b, main img').count()).toBe(0);
+        expect(await page.locator('.summary').innerText()).toContain('E2E-LINK-TEXT');
+        await expectNoSidewaysScroll(page, width, 'identity with a long description');
+        // A second open (a fresh session for the same order) shows it too.
+        await open(page, link.url);
+        await waitForStep(page, 'identity');
+        expect(await page.getByTestId('description').innerText()).toBe(description);
+      },
+      atWidth(width),
+    );
   });
 
   it('payment link: an expired link shows a friendly page (410)', async () => {

@@ -122,6 +122,26 @@ export async function scenario(
   }
 }
 
+/** The widths a screen is checked and photographed at: a phone (375 px, touch) and a desktop. */
+export const WIDTHS = [375, 1280] as const;
+export type Width = (typeof WIDTHS)[number];
+
+/** scenario()'s options for `width`: the phone with a touch screen and device pixels, as a real one. */
+export function atWidth(width: Width): { viewport: { width: number; height: number }; isMobile?: boolean } {
+  return width === 375 ? { viewport: { width: 375, height: 740 }, isMobile: true } : { viewport: { width: 1280, height: 900 } };
+}
+
+/** A screenshot of the page as it is now, beside the scenarios' own: test-results/e2e/<name>.png. */
+export async function screenshot(page: Page, name: string): Promise<void> {
+  await mkdir(resultsDir(), { recursive: true });
+  await page.screenshot({ path: join(resultsDir(), `${name}.png`), fullPage: true });
+}
+
+/** The document is no wider than the screen (against `width` itself: with isMobile the layout viewport widens with what overflows). */
+export async function expectNoSidewaysScroll(page: Page, width: number, what: string): Promise<void> {
+  expect(await page.evaluate(() => document.documentElement.scrollWidth), `scrollWidth on ${what}`).toBeLessThanOrEqual(width);
+}
+
 // ------------------------------------------------------------------------------ page steps
 
 export async function open(page: Page, url: string): Promise<void> {

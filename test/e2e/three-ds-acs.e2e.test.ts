@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  atWidth,
   chooseCardAndPay,
   createCheckout,
   e2e,
@@ -12,9 +13,11 @@ import {
   open,
   result,
   scenario,
+  screenshot,
   signInByEmail,
   text,
   waitForStep,
+  WIDTHS,
   type Scenario,
 } from './support.js';
 
@@ -84,6 +87,35 @@ function watchCsp(page: Page): string[] {
 }
 
 describe('3DS challenge with the ACS on another origin (EMV 3DS 2.2 browser flow)', () => {
+  it.each(WIDTHS)(
+    'the challenge frame has focus once the ACS page has loaded: the code is typed without a click, and the page says where to type it (%i px)',
+    async (width) => {
+      const checkout = await createCheckout({ value: 5510 });
+      await scenario(
+        browser,
+        `three-ds-acs-focus-${width}`,
+        async (s) => {
+          await reachChallenge(s.page, checkout.checkoutUrl);
+          const hint = s.page.getByTestId('challenge-hint');
+          expect(await hint.isVisible()).toBe(true);
+          expect(await hint.innerText()).toContain('select the code field');
+          // The page focused the frame element (a parent may; autofocus in a cross-origin frame is
+          // ignored), and the ACS's field took the cursor when its window got focus.
+          await s.page.waitForFunction((title) => document.activeElement?.getAttribute('title') === title, 'Verification by your card issuer');
+          const acsFrame = s.page.frames().find((frame) => new URL(frame.url()).pathname === ACS_PATH)!;
+          expect(new URL(acsFrame.url()).origin).not.toBe(new URL(s.page.url()).origin);
+          await acsFrame.waitForFunction(() => document.activeElement?.id === 'code');
+          await screenshot(s.page, `three-ds-acs-focus-challenge-${width}`);
+          await s.page.keyboard.type('1234');
+          await s.page.keyboard.press('Enter');
+          expect(await result(s.page)).toBe('success');
+        },
+        atWidth(width),
+      );
+      expect((await getOrder(checkout)).state).toBe('AUTHORISED');
+    },
+  );
+
   it('ACS on another origin, code 1234 → AUTHORISED', async () => {
     const checkout = await createCheckout({ value: 5310 });
     await scenario(browser, 'three-ds-acs-authorised', async (s) => {

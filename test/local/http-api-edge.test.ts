@@ -3,7 +3,10 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { UPSTREAM_MAX_BODY_BYTES } from '../../infra/local/edge-limits.js';
 import { localCorsConfiguration, startHttpApiEdge, type HttpApiEdge } from '../../infra/local/http-api-edge.js';
+import { MAX_BODY_BYTES } from '../../lib/http/json-body.js';
 
 /** serverless-offline's onPreResponse: any Origin reflected with credentials; OPTIONS with an Origin → 200. */
 let upstream: Server;
@@ -23,6 +26,11 @@ beforeAll(async () => {
           .end('{"code":"METHOD_NOT_ALLOWED"}');
         return;
       }
+      // hapi's own 413 past serverless-offline's payload limit: not problem details.
+      if (Buffer.concat(chunks).length > UPSTREAM_MAX_BODY_BYTES) {
+        response.writeHead(413, { 'content-type': 'application/json; charset=utf-8' }).end('{"statusCode":413,"error":"Request Entity Too Large"}');
+        return;
+      }
       response.writeHead(request.url === '/created' ? 201 : 200, { 'content-type': 'application/json', 'x-request-id': 'r-1', ...reflected });
       response.end(JSON.stringify({ echoed: Buffer.concat(chunks).toString() }));
     });
@@ -37,8 +45,13 @@ afterEach(async () => {
   await Promise.all(edges.splice(0).map((edge) => edge.close()));
   seen.length = 0;
 });
-async function edge(corsAllowedOrigins?: string) {
-  const started = await startHttpApiEdge({ port: 0, upstreamPort, cors: localCorsConfiguration(corsAllowedOrigins) });
+async function edge(corsAllowedOrigins?: string, maxBodyBytes?: number) {
+  const started = await startHttpApiEdge({
+    port: 0,
+    upstreamPort,
+    cors: localCorsConfiguration(corsAllowedOrigins),
+    ...(maxBodyBytes ? { maxBodyBytes } : {}),
+  });
   edges.push(started);
   return `http://127.0.0.1:${started.port}`;
 }
@@ -138,5 +151,90 @@ describe('corsAllowedOrigins configured: API Gateway’s behaviour with the depl
     }
     expect(localCorsConfiguration(undefined)).toBe(false);
     expect(localCorsConfiguration(' ')).toBe(false);
+  });
+});
+
+/** SPEC §2: every error is problem details — the edge's own answers too, with a request id like the handlers'. */
+async function expectProblem(response: Response, status: number, code: string, detail: string): Promise<void> {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toBe('application/problem+json');
+  expect(response.headers.get('cache-control')).toBe('no-store');
+  const body = (await response.json()) as Record<string, unknown>;
+  expect(body).toEqual({
+    type: 'about:blank',
+    status,
+    title: status === 413 ? 'Content Too Large' : 'Bad Request',
+    code,
+    detail,
+    requestId: expect.any(String),
+  });
+  expect(response.headers.get('x-request-id')).toBe(body.requestId);
+}
+
+describe('what never reaches a handler is answered as problem details, not serverless-offline’s own answers', () => {
+  it('a body over serverless-offline’s limit (Content-Length): 413 PAYLOAD_TOO_LARGE as the handlers word it, nothing forwarded', async () => {
+    const base = await edge('https://shop.example.com');
+    const response = await fetch(`${base}/transactions/outlets/demo-outlet/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: 'https://shop.example.com' },
+      body: Buffer.alloc(UPSTREAM_MAX_BODY_BYTES + 1, 0x20),
+    });
+    await expectProblem(response, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://shop.example.com'); // a browser can read it
+    expect(seen).toHaveLength(0);
+  });
+
+  it('a chunked body (no Content-Length) is counted as it streams: past the limit, 413 from the edge, never the upstream’s', async () => {
+    const base = await edge(undefined, 1024);
+    const chunks = async function* () {
+      for (let index = 0; index < 8; index++) yield new Uint8Array(512).fill(0x20);
+    };
+    const response = await fetch(`${base}/transactions/outlets/demo-outlet/orders`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: ReadableStream.from(chunks()),
+      duplex: 'half',
+    } as RequestInit);
+    await expectProblem(response, 413, 'PAYLOAD_TOO_LARGE', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    // At the limit it still goes through, streamed.
+    const small = await fetch(`${base}/created`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: ReadableStream.from(
+        (async function* () {
+          yield new TextEncoder().encode('{"a":1}');
+        })(),
+      ),
+      duplex: 'half',
+    } as RequestInit);
+    expect(small.status).toBe(201);
+    expect(await small.json()).toEqual({ echoed: '{"a":1}' });
+  });
+
+  it('headers over Node’s 16 KiB (a ~20 KB header): 400 INVALID_REQUEST, not an empty 400 or 431; a 10 KB header still goes through', async () => {
+    const base = await edge();
+    const big = await fetch(`${base}/config/configs/vctp/encryption-keys`, { headers: { 'x-padding': 'a'.repeat(20_000) } });
+    await expectProblem(big, 400, 'INVALID_REQUEST', 'The request headers are too large.');
+    expect(seen).toHaveLength(0);
+    const fits = await fetch(`${base}/config/configs/vctp/encryption-keys`, { headers: { 'x-padding': 'a'.repeat(10_000) } });
+    expect(fits.status).toBe(200);
+  });
+
+  it('bytes that are not HTTP: 400 INVALID_REQUEST as problem details, then the connection closes', async () => {
+    const base = new URL(await edge());
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(base.port), base.hostname);
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+      socket.write('HELLO / HTTP/1.1\r\n\r\n');
+    });
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toMatch(/\r\ncontent-type: application\/problem\+json\r\n/i);
+    expect(head).toMatch(/\r\nConnection: close(\r\n|$)/);
+    expect(JSON.parse(body!)).toMatchObject({ status: 400, code: 'INVALID_REQUEST', detail: 'The request is not valid HTTP.' });
+    expect(seen).toHaveLength(0);
   });
 });

@@ -54,7 +54,12 @@ describe('sandbox ACS: the creq', () => {
     expect(csp).toContain('frame-ancestors https://pay.test.example');
     expect(csp).toContain("form-action 'self' https://pay.test.example");
     expect(csp).toContain("default-src 'none'");
-    expect(csp).not.toContain('script-src'); // the challenge itself runs no script
+    // One script, allowed by its nonce alone: the code field takes focus once the frame has it
+    // (autofocus is ignored in a cross-origin frame).
+    const nonce = /script-src 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)?.[1];
+    expect(nonce).toBeDefined();
+    expect(shown.raw.match(/<script\b[^>]*>/g)).toEqual([`<script nonce="${nonce}">`]);
+    expect(csp).not.toMatch(/unsafe-inline'[^;]*script|script-src[^;]*unsafe/);
   });
 
   it('refuses GET (405, Allow: POST), another content type (415), a bad creq or session data (400), without echoing it', async () => {

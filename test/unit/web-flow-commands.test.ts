@@ -4,6 +4,7 @@ import type { SessionContext } from '../../web/src/bootstrap.js';
 import type { FlowContext } from '../../web/src/flow/context.js';
 import { leave, settle } from '../../web/src/flow/leave.js';
 import { retryWithAnotherCard } from '../../web/src/flow/payment.js';
+import { load } from '../../web/src/flow/session.js';
 import { AUTO_RETURN_MS } from '../../web/src/flow/return-url.js';
 import { initialState, type Loaded } from '../../web/src/flow/state.js';
 import { createFlowStore } from '../../web/src/flow/store.js';
@@ -67,6 +68,39 @@ function setup(options: { session?: SessionContext; api?: Partial<ApiClient>; sd
   };
   return { ctx, store, navigate };
 }
+
+describe('opening the page (load): expired and invalid sessions', () => {
+  const bootError = (error: 'SESSION_EXPIRED' | 'SESSION_INVALID') => {
+    const store = createFlowStore(initialState);
+    const ctx: FlowContext = { boot: { ok: false, error }, store, navigate: vi.fn() };
+    return { ctx, store };
+  };
+
+  it('a session past its expiry says it expired', async () => {
+    const { ctx, store } = bootError('SESSION_EXPIRED');
+    await load(ctx);
+    expect(store.getState().view).toEqual({ kind: 'expired' });
+  });
+
+  it('an unknown or malformed session says the link is not valid, not that it expired', async () => {
+    const { ctx, store } = bootError('SESSION_INVALID');
+    await load(ctx);
+    expect(store.getState().view).toEqual({ kind: 'invalid' });
+  });
+
+  it('a session the API no longer takes (401) expired; an order it cannot find (404) is not valid', async () => {
+    for (const [status, kind] of [
+      [401, 'expired'],
+      [404, 'invalid'],
+    ] as const) {
+      const store = createFlowStore(initialState);
+      const reject = async () => Promise.reject(new ApiError(status, status === 401 ? 'UNAUTHENTICATED' : 'NOT_FOUND'));
+      const api = { merchantConfig: reject, encryptionKeys: reject, order: reject } as unknown as ApiClient;
+      await load({ boot: { ok: true, token: 't', context }, store, navigate: vi.fn(), api });
+      expect(store.getState().view, String(status)).toEqual({ kind });
+    }
+  });
+});
 
 describe('auto-return after an outcome (settle)', () => {
   beforeEach(() => vi.useFakeTimers());

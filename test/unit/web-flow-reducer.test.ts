@@ -79,7 +79,12 @@ describe('flow reducer: screens and the page-level alert', () => {
   it('fatal screens carry their retry only when there is one', () => {
     expect(run([{ type: 'fatal', notice: TEXT.notEnabled }]).view).toEqual({ kind: 'fatal', notice: TEXT.notEnabled });
     expect(run([{ type: 'fatal', notice: TEXT.sdkInit, retry: 'init' }]).view).toEqual({ kind: 'fatal', notice: TEXT.sdkInit, retry: 'init' });
-    expect(run([{ type: 'expired', notice: TEXT.sessionInvalid }]).view).toEqual({ kind: 'expired', notice: TEXT.sessionInvalid });
+  });
+
+  it('an expired session and a session that does not exist are different ends', () => {
+    expect(run([{ type: 'expired' }]).view).toEqual({ kind: 'expired' });
+    expect(run([{ type: 'invalid' }]).view).toEqual({ kind: 'invalid' });
+    expect(TEXT.sessionInvalid.title).not.toMatch(/expired/i);
   });
 
   it('orderLoaded keeps the screen and records what was loaded', () => {
@@ -209,7 +214,7 @@ describe('flow reducer: paying', () => {
   });
 
   it('the session expiry may not interrupt an outcome or a payment in flight', () => {
-    for (const kind of ['paid', 'declined', 'expired', 'processing', 'three-ds'] as const) expect(expiryMayInterrupt(kind), kind).toBe(false);
+    for (const kind of ['paid', 'declined', 'expired', 'invalid', 'processing', 'three-ds'] as const) expect(expiryMayInterrupt(kind), kind).toBe(false);
     for (const kind of ['loading', 'identity', 'otp', 'cards', 'add-card', 'pay-error', 'fatal'] as const) expect(expiryMayInterrupt(kind), kind).toBe(true);
   });
 });

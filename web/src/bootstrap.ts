@@ -17,6 +17,8 @@ export interface SessionContext {
   cancelUrl?: string;
   /** The shop's name for "Back to <shop>" (the merchant's display name when absent). */
   shopName?: string;
+  /** A payment link's description (SPEC 4.14): merchant free text, rendered as text only. */
+  description?: string;
   /** The Accept header of this page's navigation, for an EMV 3DS step-up's browserInfo. */
   acceptHeader?: string;
 }
@@ -74,13 +76,14 @@ function parseRendered(doc: Document): { context: SessionContext } | { error: 'S
 }
 
 function toContext(value: Record<string, unknown>): SessionContext | undefined {
-  const { orderRef, outletId, merchantRef, expiresAt, sdkUrls, returnUrl, cancelUrl, shopName, acceptHeader } = value;
+  const { orderRef, outletId, merchantRef, expiresAt, sdkUrls, returnUrl, cancelUrl, shopName, description, acceptHeader } = value;
   if (typeof orderRef !== 'string' || typeof outletId !== 'string' || typeof merchantRef !== 'string') return undefined;
   const context: SessionContext = { orderRef, outletId, merchantRef, expiresAt: typeof expiresAt === 'string' ? expiresAt : '' };
   // The server checked these; the page still takes only plain http(s) addresses (never javascript:).
   if (isWebUrl(returnUrl)) context.returnUrl = returnUrl;
   if (isWebUrl(cancelUrl)) context.cancelUrl = cancelUrl;
   if (typeof shopName === 'string' && shopName.trim()) context.shopName = shopName.trim();
+  if (typeof description === 'string' && description.trim()) context.description = description.trim();
   if (typeof acceptHeader === 'string' && acceptHeader.length <= 2048) context.acceptHeader = acceptHeader;
   if (sdkUrls && typeof sdkUrls === 'object') {
     const urls = sdkUrls as Record<string, unknown>;

@@ -16,8 +16,8 @@ export const TEXT = {
     body: 'For your security, payment links are only valid for a limited time. Nothing has been charged. Go back to the shop and start the payment again to get a new link.',
   },
   sessionInvalid: {
-    title: 'Your payment session has expired',
-    body: 'This payment link is no longer valid. Nothing has been charged. Go back to the shop and start the payment again to get a new link.',
+    title: 'This payment link isn’t valid',
+    body: 'It may be incomplete or mistyped. Nothing has been charged. Open the complete link the shop sent you, or go back to the shop and start the payment again.',
   },
   loadFailed: {
     title: 'We couldn’t load this payment',

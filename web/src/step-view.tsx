@@ -22,7 +22,9 @@ export function StepView({ state, flow, details }: { state: FlowState; flow: Che
     case 'loading':
       return <ProcessingStep key={view.label} label={view.label} detail="Just a moment." />;
     case 'expired':
-      return <NoticeStep notice={view.notice} icon="clock" result="expired" />;
+      return <NoticeStep notice={TEXT.sessionExpired} icon="clock" result="expired" />;
+    case 'invalid':
+      return <NoticeStep notice={TEXT.sessionInvalid} icon="error" result="invalid" />;
     case 'fatal':
       return (
         <NoticeStep notice={view.notice} icon="error" result="error">

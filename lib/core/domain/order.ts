@@ -19,6 +19,12 @@ export interface Order {
   cancelUrl?: string;
   /** The payment link this order was opened from (SPEC 4.14): its authorisation also announces payment_link.paid. */
   linkRef?: string;
+  /**
+   * That link's `description` (merchant free text, already checked when the link was made),
+   * copied with the order so that every hosted session of it shows the shopper what they pay
+   * for. Not part of the 4.8 order resource.
+   */
+  description?: string;
   createdAt: string;
 }
 

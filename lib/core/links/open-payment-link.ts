@@ -67,6 +67,7 @@ async function attachOrder(deps: OpenPaymentLinkDeps, link: PaymentLink, baseUrl
     action: link.action,
     amount: link.amount,
     ...(link.merchantOrderReference !== undefined ? { merchantOrderReference: link.merchantOrderReference } : {}),
+    ...(link.description !== undefined ? { description: link.description } : {}),
     linkRef: link.linkRef,
   };
   const order = await createLinkOrder(deps, link, input, baseUrl);

@@ -61,7 +61,8 @@ function payable(payments: Payment[]): boolean {
 
 /**
  * The one way a session is made (4.9, and 4.8 when the order has a returnUrl). The session
- * item carries the order's return and cancel URLs and the shop's name for the page.
+ * item carries the order's return and cancel URLs, its payment link's description and the
+ * shop's name for the page.
  */
 export async function mintHostedSession(deps: SessionMintDeps, order: Order, shopName: string | undefined, baseUrl: string): Promise<MintedSession> {
   const token = newSessionToken();
@@ -78,6 +79,7 @@ export async function mintHostedSession(deps: SessionMintDeps, order: Order, sho
     ...(order.returnUrl ? { returnUrl: order.returnUrl } : {}),
     ...(order.cancelUrl ? { cancelUrl: order.cancelUrl } : {}),
     ...(shopName ? { shopName } : {}),
+    ...(order.description ? { description: order.description } : {}),
   };
   await deps.sessions.create(session);
   return {

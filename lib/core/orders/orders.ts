@@ -41,6 +41,8 @@ export interface CreateOrderInput {
   cancelUrl?: string;
   /** Set only by a payment link's first open (lib/core/links/open-payment-link.ts), never by a request body. */
   linkRef?: string;
+  /** The link's description, for the hosted page; set only with linkRef. */
+  description?: string;
 }
 
 /** The 201 of 4.8: the order, plus the hosted payment page when the order has a returnUrl. */

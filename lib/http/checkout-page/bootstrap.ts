@@ -25,6 +25,11 @@ export type CheckoutBootstrap =
       cancelUrl?: string;
       shopName?: string;
       /**
+       * A payment link's description (SPEC 4.14): merchant free text, which the page shows as
+       * text (never as HTML). Absent for orders that do not come from a link.
+       */
+      description?: string;
+      /**
        * The Accept header of the navigation that loaded the page (SPEC 4.17): an EMV 3DS AReq
        * needs it (browserAcceptHeader) and JavaScript cannot read it, so the page echoes it back
        * in `browserInfo`. At most 2048 characters (the AReq's limit).
@@ -54,6 +59,7 @@ export async function bootstrapFor(sessionParam: string | undefined, deps: Boots
     ...(session.returnUrl ? { returnUrl: session.returnUrl } : {}),
     ...(session.cancelUrl ? { cancelUrl: session.cancelUrl } : {}),
     ...(session.shopName ? { shopName: session.shopName } : {}),
+    ...(session.description ? { description: session.description } : {}),
   };
 }
 

@@ -40,6 +40,19 @@ describe('opening a payment link', () => {
     expect((await openLink(world, link.linkRef)).session).toMatchObject({ returnUrl: 'https://shop.example/thanks', shopName: 'Core Shop' });
   });
 
+  it('the link’s description goes with its order into every session the page bootstraps from; an order without a link has none', async () => {
+    const world = await coreWorld();
+    const description = 'Invoice 7 <b>two</b> & "three" — 3 × coffee';
+    const link = await newLink(world, { description });
+    const first = await openLink(world, link.linkRef);
+    expect(first.order.description).toBe(description);
+    expect(first.session.description).toBe(description);
+    expect((await openLink(world, link.linkRef)).session.description).toBe(description); // a reopen mints through 4.9
+    const plain = await openLink(world, (await newLink(world)).linkRef);
+    expect(plain.session).not.toHaveProperty('description');
+    expect(plain.order).not.toHaveProperty('description');
+  });
+
   it('an unknown link is not found; an expired, cancelled or paid one does not open, and says why', async () => {
     const world = await coreWorld();
     await expect(openPaymentLink(linkDeps(world), 'pl_AAAAAAAAAAAAAAAAAAAAAA', BASE_URL)).rejects.toBeInstanceOf(NotFoundError);

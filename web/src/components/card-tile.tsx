@@ -12,8 +12,17 @@ export function CardTile({ card }: { card: MaskedCard }) {
           {brandName(card.brand)} <span aria-hidden="true">••••</span>
           <span class="sr-only">ending in</span> {card.panLastFour}
         </span>
+        {/* The expiry is what tells two cards of one brand apart: it never shrinks; a long card name gives way. */}
         <span class="card-tile-meta">
-          {card.descriptorName ? `${card.descriptorName} · ` : ''}Expires {formatExpiry(card.panExpirationMonth, card.panExpirationYear)}
+          {card.descriptorName ? (
+            <>
+              <span class="card-tile-name">{card.descriptorName}</span>
+              <span class="card-tile-sep" aria-hidden="true">
+                ·
+              </span>
+            </>
+          ) : null}
+          <span class="card-tile-expiry">Expires {formatExpiry(card.panExpirationMonth, card.panExpirationYear)}</span>
         </span>
       </span>
     </span>

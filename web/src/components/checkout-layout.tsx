@@ -44,6 +44,12 @@ export function CheckoutLayout(props: {
             <p class="summary-amount" data-testid="amount">
               {amountText || '\u00a0'}
             </p>
+            {/* Merchant free text: a text node (Preact escapes it), never markup. */}
+            {loaded?.context.description ? (
+              <p class="summary-description" data-testid="description">
+                {loaded.context.description}
+              </p>
+            ) : null}
             {loaded?.order.merchantOrderReference ? <p class="summary-meta">Order {loaded.order.merchantOrderReference}</p> : null}
           </section>
         ) : (

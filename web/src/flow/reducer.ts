@@ -10,7 +10,8 @@ import { EMPTY_DRAFT, type FlowState, type IdentityDraft, type Loaded, type View
  */
 export type FlowAction =
   | { type: 'loading'; label: string }
-  | { type: 'expired'; notice: Notice }
+  | { type: 'expired' }
+  | { type: 'invalid' }
   | { type: 'fatal'; notice: Notice; retry?: 'load' | 'init' }
   | { type: 'orderLoaded'; loaded: Loaded }
   | { type: 'sdkReady'; status?: string; alert?: Notice }
@@ -44,7 +45,9 @@ export function flowReducer(state: FlowState, action: FlowAction): FlowState {
     case 'loading':
       return show(state, { kind: 'loading', label: action.label });
     case 'expired':
-      return show(state, { kind: 'expired', notice: action.notice });
+      return show(state, { kind: 'expired' });
+    case 'invalid':
+      return show(state, { kind: 'invalid' });
     case 'fatal':
       return show(state, { kind: 'fatal', notice: action.notice, ...(action.retry ? { retry: action.retry } : {}) });
     case 'orderLoaded':

@@ -7,15 +7,21 @@ import type { FlowContext } from './context.js';
 
 /** Starting the page: the order, the merchant, the keys, then the Click to Pay SDK. */
 
-export function expire(ctx: FlowContext, notice: Notice = TEXT.sessionExpired): void {
+export function expire(ctx: FlowContext): void {
   // An expired session is over for good; after a result a reload still shows the order's outcome.
   forget();
-  ctx.store.dispatch({ type: 'expired', notice });
+  ctx.store.dispatch({ type: 'expired' });
+}
+
+/** No such session (made up, mistyped, cut off): the link is not valid — not "expired", it never was. */
+export function invalid(ctx: FlowContext): void {
+  forget();
+  ctx.store.dispatch({ type: 'invalid' });
 }
 
 export async function load(ctx: FlowContext): Promise<void> {
   const { boot, store } = ctx;
-  if (!boot.ok) return expire(ctx, boot.error === 'SESSION_EXPIRED' ? TEXT.sessionExpired : TEXT.sessionInvalid);
+  if (!boot.ok) return boot.error === 'SESSION_EXPIRED' ? expire(ctx) : invalid(ctx);
   store.dispatch({ type: 'loading', label: 'Loading your payment…' });
   ctx.api ??= new ApiClient(boot.token);
   const api = ctx.api;
@@ -27,7 +33,7 @@ export async function load(ctx: FlowContext): Promise<void> {
     [config, keys, order] = await Promise.all([api.merchantConfig(context.merchantRef), api.encryptionKeys(), api.order(context.outletId, context.orderRef)]);
   } catch (error) {
     if (error instanceof ApiError && error.status === 401) return expire(ctx);
-    if (error instanceof ApiError && error.status === 404) return expire(ctx, TEXT.sessionInvalid);
+    if (error instanceof ApiError && error.status === 404) return invalid(ctx);
     if (error instanceof ApiError && error.code === 'CLICK_TO_PAY_NOT_ENABLED') return store.dispatch({ type: 'fatal', notice: TEXT.notEnabled });
     return store.dispatch({ type: 'fatal', notice: TEXT.loadFailed, retry: 'load' });
   }

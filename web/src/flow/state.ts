@@ -11,7 +11,10 @@ import type { MaskedCard, MaskedConsumer, ValidationChannel } from '../sdk/types
 /** The screen in the checkout panel. `kind` is also its data-step (tests and styles use it). */
 export type View =
   | { kind: 'loading'; label: string }
-  | { kind: 'expired'; notice: Notice }
+  /** The session ran out (it was real): the shop can start a new one. */
+  | { kind: 'expired' }
+  /** No such session: a made-up, mistyped or cut-off link (nothing says whether it ever existed). */
+  | { kind: 'invalid' }
   | { kind: 'fatal'; notice: Notice; retry?: 'load' | 'init' }
   | { kind: 'identity'; notFound?: boolean }
   | { kind: 'otp'; maskedChannel: string; channel: ValidationChannel }
@@ -83,6 +86,7 @@ export const initialState: FlowState = {
 export const STEP_OF: Record<ViewKind, number> = {
   loading: 0,
   expired: -1,
+  invalid: -1,
   fatal: -1,
   identity: 0,
   otp: 0,
@@ -98,5 +102,5 @@ export const STEP_OF: Record<ViewKind, number> = {
 
 /** Screens the session's expiry must not replace: the outcome is known, or a payment is in flight. */
 export function expiryMayInterrupt(kind: ViewKind): boolean {
-  return !['paid', 'declined', 'expired', 'processing', 'three-ds'].includes(kind);
+  return !['paid', 'declined', 'expired', 'invalid', 'processing', 'three-ds'].includes(kind);
 }

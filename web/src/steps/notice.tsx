@@ -3,7 +3,7 @@ import { ClockIcon, CrossIcon } from '../components/icons.js';
 import { StepHeading } from '../components/ui.js';
 import type { Notice } from '../messages.js';
 
-/** An end or a stop that is not a payment result: expired session, an error with a way forward. */
+/** An end or a stop that is not a payment result: expired or unknown session, an error with a way forward. */
 export function NoticeStep({
   notice,
   icon,
@@ -13,7 +13,7 @@ export function NoticeStep({
   notice: Notice;
   icon: 'error' | 'clock';
   /** data-result: what kind of end this is (for tests and styling). */
-  result: 'expired' | 'error' | 'retry';
+  result: 'expired' | 'invalid' | 'error' | 'retry';
   children?: JSX.Element | JSX.Element[] | null;
 }) {
   return (

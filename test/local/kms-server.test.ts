@@ -17,6 +17,8 @@ import {
   CancelKeyDeletionCommand,
   UpdateAliasCommand,
 } from '@aws-sdk/client-kms';
+import { CreateSecretCommand, GetSecretValueCommand, PutSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { GetParameterCommand, PutParameterCommand, SSMClient } from '@aws-sdk/client-ssm';
 import { constants, createPublicKey, publicEncrypt, randomBytes, type KeyObject } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -375,6 +377,52 @@ describe('local KMS emulator persistence', () => {
     } finally {
       kms.destroy();
       await second.close();
+    }
+  });
+
+  it('keeps Secrets Manager secrets and SSM parameters across restarts, under the same ARNs, when given a secrets file (npm start: a KMS server that died is started again)', async () => {
+    const secretsFile = join(dir, 'secrets.json');
+    const clients = (url: string) => {
+      const options = { endpoint: url, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 };
+      return { secrets: new SecretsManagerClient(options), ssm: new SSMClient(options) };
+    };
+    const first = await startKmsServer({ secretsFile });
+    let { secrets, ssm } = clients(first.url);
+    let arn: string;
+    try {
+      arn = (await secrets.send(new CreateSecretCommand({ Name: 'processors/demo', SecretString: '{"apiKey":"one"}' }))).ARN!;
+      await secrets.send(new PutSecretValueCommand({ SecretId: arn, SecretString: '{"apiKey":"two"}' }));
+      await ssm.send(new PutParameterCommand({ Name: '/processors/hmac', Value: 'abcd', Type: 'SecureString' }));
+    } finally {
+      secrets.destroy();
+      ssm.destroy();
+      await first.close();
+    }
+    expect(statSync(secretsFile).mode & 0o777).toBe(0o600);
+
+    const second = await startKmsServer({ secretsFile });
+    ({ secrets, ssm } = clients(second.url));
+    try {
+      expect(await secrets.send(new GetSecretValueCommand({ SecretId: arn }))).toMatchObject({ ARN: arn, SecretString: '{"apiKey":"two"}' });
+      expect((await ssm.send(new GetParameterCommand({ Name: '/processors/hmac', WithDecryption: true }))).Parameter?.Value).toBe('abcd');
+      await expect(secrets.send(new CreateSecretCommand({ Name: 'processors/demo', SecretString: '{}' }))).rejects.toMatchObject({
+        name: 'ResourceExistsException',
+      });
+    } finally {
+      secrets.destroy();
+      ssm.destroy();
+      await second.close();
+    }
+
+    // Without a file nothing is kept: a fresh server knows no secret.
+    const inMemory = await startKmsServer({});
+    ({ secrets, ssm } = clients(inMemory.url));
+    try {
+      await expect(secrets.send(new GetSecretValueCommand({ SecretId: arn }))).rejects.toMatchObject({ name: 'ResourceNotFoundException' });
+    } finally {
+      secrets.destroy();
+      ssm.destroy();
+      await inMemory.close();
     }
   });
 });

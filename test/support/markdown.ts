@@ -64,3 +64,62 @@ export function linkTargets(markdown: string): { target: string; line: number }[
     .split('\n')
     .flatMap((text, index) => [...text.matchAll(/\]\(([^)\s]+)\)/g)].map(([, target]) => ({ target: target!, line: index + 1 })));
 }
+
+/** A ```sh block of the project's Markdown: where it is, its code, and why it is not run, if it says so. */
+export interface ShellRecipe {
+  file: string;
+  /** The line of the opening fence (1-based). */
+  line: number;
+  code: string;
+  /** The reason of a `<!-- recipe not run: … -->` line right above the fence; undefined = it runs. */
+  notRun: string | undefined;
+}
+
+/** The marker a block that is not meant to run (it deploys, installs, runs the suite) carries above its fence. */
+export const NOT_RUN_MARKER = /^<!-- recipe not run: (.*?)\s*-->$/;
+
+/** Every ```sh block of README.md and docs/ (the SPEC aside: a verbatim copy), in reading order. */
+export function shellRecipes(): ShellRecipe[] {
+  return markdownFiles()
+    .filter((file) => file !== 'docs/SPEC.md')
+    .flatMap((file) => {
+      const lines = readMarkdown(file).split('\n');
+      const recipes: ShellRecipe[] = [];
+      for (let i = 0; i < lines.length; i++) {
+        if (lines[i] !== '```sh') continue;
+        const end = lines.indexOf('```', i + 1);
+        if (end < 0) throw new Error(`${file}:${i + 1}: unclosed sh block`);
+        const marker = NOT_RUN_MARKER.exec(lines[i - 1] ?? '');
+        recipes.push({ file, line: i + 1, code: lines.slice(i + 1, end).join('\n'), notRun: marker?.[1] });
+        i = end;
+      }
+      return recipes;
+    });
+}
+
+/**
+ * How a guide says its recipes continue the README's walk-through: in prose, before its first
+ * ```sh block, "in the shell of the [README's walk-through](../../README.md#walk-through-…)".
+ */
+export const README_SHELL = /in the shell of the \[README's walk-through\]\(\.\.\/\.\.\/README\.md#walk-through-pay-an-order-with-curl\)/i;
+
+/** The recipes of one file that run, in order, and whether they run in the shell the README's walk-through leaves. */
+export interface RecipeSession {
+  file: string;
+  afterReadme: boolean;
+  recipes: ShellRecipe[];
+}
+
+/** Every file with a ```sh block that runs: the README first, then docs/ by path. */
+export function recipeSessions(): RecipeSession[] {
+  const byFile = new Map<string, ShellRecipe[]>();
+  for (const recipe of shellRecipes().filter((r) => r.notRun === undefined)) byFile.set(recipe.file, [...(byFile.get(recipe.file) ?? []), recipe]);
+  return [...byFile].map(([file, recipes]) => {
+    const before = prose(readMarkdown(file))
+      .split('\n')
+      .slice(0, recipes[0]!.line - 1)
+      .join(' ')
+      .replace(/\s+/g, ' ');
+    return { file, afterReadme: file !== 'README.md' && README_SHELL.test(before), recipes };
+  });
+}

@@ -36,9 +36,7 @@ const context = (extra: Record<string, unknown> = {}) => ({
 });
 // Processor secrets have a statement of their own (cloudformation.test.ts); only the 3DS Server's key is looked at here.
 const secretStatements = (role: Role) =>
-  role.Properties.Policies[0]!.PolicyDocument.Statement.filter(
-    (st) => st.Sid !== 'ProcessorSecrets' && /secretsmanager:|ssm:/.test(JSON.stringify(st.Action)),
-  );
+  role.Properties.Policies[0]!.PolicyDocument.Statement.filter((st) => st.Sid !== 'ProcessorSecrets' && /secretsmanager:|ssm:/.test(JSON.stringify(st.Action)));
 
 describe('the 3DS Server API key: IAM and environment', () => {
   it.each([

@@ -262,7 +262,7 @@ describe('challenge (ARes C): AWAIT_3DS, the verdict from the RReq', () => {
     expect(done.body).toMatchObject({ state: 'AUTHORISED', eci: '05', authentication: { transStatus: 'Y', transactionId: threeDs.transactionId } });
     const sent = authorizeCalls().filter((request) => request.idempotencyKey === w.paymentRef);
     expect(sent).toHaveLength(1);
-    expect(sent[0]!.threeDs).toMatchObject({ transStatus: 'Y', eci: '05', protocolVersion: '2.3.1' });
+    expect(sent[0]!.threeDs).toMatchObject({ transStatus: 'Y', eci: '05', protocolVersion: '2.3.1', challenged: true }); // the RReq's, after an ARes C
     expect(await storedItems(w)).not.toContain(sent[0]!.threeDs!.authenticationValue);
     expect((await complete(w, { cres })).body.state).toBe('AUTHORISED'); // the same cres again: the same answer
     expect(authorizeCalls().filter((request) => request.idempotencyKey === w.paymentRef)).toHaveLength(1);

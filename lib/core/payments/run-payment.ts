@@ -120,7 +120,8 @@ async function holdAndPay(
     amount: payment.amount,
     capture: order.action === 'PURCHASE',
     payerIp: facts.payerIp,
-    ...(authenticated ? { threeDs: authorizationThreeDs(authenticated.authentication) } : {}),
+    // 4.10's authentication is a challenge's RReq; a step-up in this request is frictionless.
+    ...(authenticated ? { threeDs: authorizationThreeDs(authenticated.authentication, authenticated === attempt.authenticated) } : {}),
   });
   // What a takeover may replay (recovery by the very request): the attempt as it was sent.
   const request = requestWith(attempt.authenticated);

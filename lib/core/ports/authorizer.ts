@@ -18,8 +18,10 @@ export interface ThreeDsAuthentication {
   dsTransactionId: string;
   /** The 3DS protocol version of the authentication, e.g. 2.2.0. */
   protocolVersion: string;
-  /** The authentication's final transStatus (Y or A). */
+  /** The authentication's final transStatus (Y or A): the ARes's, or after a challenge the RReq's. */
   transStatus: 'Y' | 'A';
+  /** The ARes said C and a challenge followed: `transStatus` is the challenge's (RReq). Absent: frictionless. */
+  challenged?: true;
 }
 
 /** The name the 3DS step-up uses for it. */

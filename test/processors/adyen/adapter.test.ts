@@ -89,6 +89,11 @@ describe('Adyen authorization', () => {
     });
   });
 
+  it('after a challenge: directoryResponse C (the ARes) and authenticationResponse the RReq’s transStatus', async () => {
+    await adyen.authorize(authorization({ threeDs: { ...frictionless, challenged: true } }), signal());
+    expect(lastPaymentBody().mpiData).toMatchObject({ directoryResponse: 'C', authenticationResponse: 'Y', cavv: frictionless.authenticationValue, eci: '05' });
+  });
+
   it('sends an attempted authentication as it is: transStatus A, its own ECI', async () => {
     await adyen.authorize(authorization({ threeDs: attempted }), signal());
     expect(lastPaymentBody().mpiData).toMatchObject({ directoryResponse: 'A', eci: '06', cavv: attempted.authenticationValue });

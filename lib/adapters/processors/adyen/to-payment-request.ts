@@ -48,7 +48,9 @@ function mpiData(request: AuthorizationRequest): AdyenMpiData {
     cavv: threeDs.authenticationValue,
     dsTransID: threeDs.dsTransactionId,
     threeDSVersion: threeDs.protocolVersion,
-    directoryResponse: threeDs.transStatus,
+    // v71 ThreeDSecureData: directoryResponse is the ARes's transStatus (C when a challenge
+    // followed), authenticationResponse the challenge's (RReq) — docs.adyen.com authorize-mpidata.
+    ...(threeDs.challenged ? { directoryResponse: 'C', authenticationResponse: threeDs.transStatus } : { directoryResponse: threeDs.transStatus }),
   };
 }
 

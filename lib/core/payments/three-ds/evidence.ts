@@ -31,13 +31,18 @@ export function challengeFailure(evidence: ThreeDsEvidence): PaymentFailure {
   return { code: 'THREE_DS_FAILED', reason: `Cardholder authentication failed (${details.join(', ')})` };
 }
 
-/** The authorization's external-3DS data (AuthorizationRequest.threeDs, SPEC 4.16): in memory only. */
-export function authorizationThreeDs(authentication: Authentication): AuthorizationThreeDs {
+/**
+ * The authorization's external-3DS data (AuthorizationRequest.threeDs, SPEC 4.16): in memory only.
+ * `challenged`: the authentication is a challenge's RReq (the ARes said C), which processors
+ * that take both statuses are told apart (Adyen's directoryResponse C + authenticationResponse).
+ */
+export function authorizationThreeDs(authentication: Authentication, challenged: boolean): AuthorizationThreeDs {
   return {
     authenticationValue: authentication.authenticationValue,
     eci: authentication.eci,
     dsTransactionId: authentication.dsTransactionId,
     protocolVersion: authentication.messageVersion,
     transStatus: authentication.transStatus,
+    ...(challenged ? { challenged: true as const } : {}),
   };
 }

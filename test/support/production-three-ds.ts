@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { exportJWK, generateKeyPair, type JWK } from 'jose';
-import { startLocalSecretsServer, type LocalSecretsServer } from '../../infra/local/secrets-server.js';
+import { startLocalSecretsServer, type LocalSecretsServer } from '../fakes/secrets-server.js';
 import { startFakeThreeDsServer, type FakeThreeDsServer } from '../fakes/three-ds-server/index.js';
 
 /**

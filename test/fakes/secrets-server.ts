@@ -1,4 +1,4 @@
-// Local stand-in for AWS Secrets Manager (GetSecretValue) and SSM Parameter Store (GetParameter,
+// A fake for AWS Secrets Manager (GetSecretValue) and SSM Parameter Store (GetParameter,
 // SecureString), both awsJson1_1 (X-Amz-Target: secretsmanager.<Op> / AmazonSSM.<Op>), so the
 // production code path (@aws-sdk/client-secrets-manager, @aws-sdk/client-ssm with `endpoint`
 // pointed here: SECRETS_MANAGER_ENDPOINT, SSM_ENDPOINT) runs unchanged in a local demo and in

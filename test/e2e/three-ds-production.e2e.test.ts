@@ -50,6 +50,8 @@ beforeAll(async () => {
     environment: 'production',
     threeDsPolicy: 'risk-based',
     outlets: [OUTLET],
+    // Authorized by the sandbox acquirer: the browser suite runs with PRODUCTION_ACQUIRER=sandbox.
+    processor: { name: 'sandbox' },
     threeDsRequestor: {
       requestorUrl: 'https://shop.example.com',
       merchantName: '3DS Shop',

@@ -73,7 +73,12 @@ export function dynamoDbLocalJar(): { jar: string; libraryPath: string } {
   return { jar: join(lib, release, 'DynamoDBLocal.jar'), libraryPath: join(lib, release, 'DynamoDBLocal_lib') };
 }
 
-export function dynamoDbLocalSpec(dbPath: string | undefined): ProcessSpec {
+/**
+ * `javaTmpDir`: the JVM's temporary directory. DynamoDB Local extracts its SQLite native library
+ * there at every start (`sqlite-…-libsqlite4java.so`) and never removes it: a directory of the
+ * stack's own (under its data directory), emptied at each start, keeps it out of the system's.
+ */
+export function dynamoDbLocalSpec(dbPath: string | undefined, javaTmpDir: string): ProcessSpec {
   const { jar, libraryPath } = dynamoDbLocalJar();
   const heap = process.env.DYNAMODB_LOCAL_HEAP ?? '256m';
   return {
@@ -82,6 +87,7 @@ export function dynamoDbLocalSpec(dbPath: string | undefined): ProcessSpec {
     args: (port) => [
       `-Xmx${heap}`,
       `-Djava.library.path=${libraryPath}`,
+      `-Djava.io.tmpdir=${javaTmpDir}`,
       '-jar',
       jar,
       '-disableTelemetry',

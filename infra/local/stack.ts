@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm } from 'node:fs/promises';
 import { pathToFileURL } from 'node:url';
 import {
   CreateTableCommand,
@@ -89,7 +89,10 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
   try {
     const dynamoSpec =
       engine === 'dynamodb-local'
-        ? dynamoDbLocalSpec(options.persist ? await made(`${options.dataDir}/dynamodb-local`) : undefined)
+        ? dynamoDbLocalSpec(
+            options.persist ? await made(`${options.dataDir}/dynamodb-local`) : undefined,
+            await emptied(`${options.dataDir}/dynamodb-local-tmp`),
+          )
         : dynaliteSpec(options.persist ? `${options.dataDir}/dynamodb` : undefined);
     // Both start at once: DynamoDB Local's JVM takes a few seconds.
     const [d, k] = await Promise.allSettled([
@@ -211,6 +214,12 @@ export async function ensureKey(endpoint: string, alias: string, keySpec: 'RSA_2
   } finally {
     client.destroy();
   }
+}
+
+/** A directory that exists and holds nothing (what an earlier start left there goes). */
+async function emptied(dir: string): Promise<string> {
+  await rm(dir, { recursive: true, force: true });
+  return made(dir);
 }
 
 async function made(dir: string): Promise<string> {

@@ -4,21 +4,24 @@
  * 1. `osls package --stage test` of a temporary copy (offline, test/deploy/package-template.ts;
  *    it builds the web page in the copy), so the bundles measured are the ones deployed.
  * 2. Each API function's zip is unpacked; the floor (bench/coldstart-floor.ts: only what any 4.3
- *    handler needs) is bundled with esbuild --bundle --minify --format=esm --platform=node and the
- *    same createRequire banner serverless.yml gives the functions.
+ *    handler needs) is bundled with esbuild --bundle --minify --format=esm --platform=node
+ *    --splitting and the same createRequire banner and chunk names serverless.yml gives the
+ *    functions (the SDK's own import()s go to chunks there too).
  * 3. Rounds: in each, every function's bundle and the floor (several times, spread out) are
  *    imported in random order, each in a fresh `node` process that times `await import(bundle)`
  *    with performance.now() — module load, parse and top-level evaluation, i.e. Lambda's init.
  *    Each process gets the function's own environment from the template (NODE_OPTIONS included),
  *    CloudFormation references replaced with dummies; nothing at import touches the network.
  *
- * Prints per function: bundle size, median init, ratio to the floor's median; last line the worst.
+ * Prints per function: what its init reads (the handler and the chunks it imports statically; the
+ * chunks only import() reaches are read at that first import(), not here), median init, ratio to
+ * the floor's median; last line the worst.
  * BENCH_COLDSTART_RUNS (default 15) rounds.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { packageTemplate } from '../test/deploy/package-template.js';
@@ -134,18 +137,34 @@ function logicalIdOf(functionName: string): string {
 }
 
 async function buildFloor(dir: string): Promise<string> {
-  const outfile = join(dir, 'floor', 'index.mjs');
+  const outdir = join(dir, 'floor');
   await build({
-    entryPoints: [join(ROOT, 'bench/coldstart-floor.ts')],
+    entryPoints: { handler: join(ROOT, 'bench/coldstart-floor.ts') },
     bundle: true,
     minify: true,
     format: 'esm',
     platform: 'node',
+    target: 'node22',
     banner: { js: BANNER },
-    outfile,
+    // As serverless.yml custom.esbuild: code splitting, chunks named after the handler.
+    splitting: true,
+    chunkNames: 'handler.[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    outdir,
     logLevel: 'error',
   });
-  return outfile;
+  return join(outdir, 'handler.mjs');
+}
+
+/** Bytes a module reads at import: itself and, transitively, the chunks it imports statically (not import()). */
+function initBytes(file: string, seen = new Set<string>()): number {
+  if (seen.has(file)) return 0;
+  seen.add(file);
+  const source = readFileSync(file, 'utf8');
+  let bytes = Buffer.byteLength(source);
+  // esbuild's minified static imports: `import{a as b}from"./x.mjs"` or `import"./x.mjs"`; import("./x.mjs") is not one.
+  for (const [, chunk] of source.matchAll(/(?:\bfrom|\bimport)\s*"(\.\/handler\.[^"]+\.mjs)"/g)) bytes += initBytes(join(dirname(file), chunk!), seen);
+  return bytes;
 }
 
 function shuffle<T>(items: T[]): T[] {
@@ -172,7 +191,7 @@ async function main(): Promise<void> {
       const unzip = spawnSync('unzip', ['-q', '-o', join(packaged.packageDir, `${entry.name}.zip`), '-d', dir], { encoding: 'utf8' });
       if (unzip.status !== 0) throw new Error(`unzip ${entry.name}.zip: ${unzip.stderr}`);
       const bundle = join(dir, 'functions', entry.dir, 'handler.mjs');
-      subjects.push({ name: entry.name, bundle, bytes: statSync(bundle).size, env: environmentOf(resource), wall: [], cpu: [] });
+      subjects.push({ name: entry.name, bundle, bytes: initBytes(bundle), env: environmentOf(resource), wall: [], cpu: [] });
     }
     const floorBundle = await buildFloor(work);
     const nodeOptions = subjects[0]?.env.NODE_OPTIONS;
@@ -180,13 +199,15 @@ async function main(): Promise<void> {
     const floor: Subject = {
       name: 'floor',
       bundle: floorBundle,
-      bytes: statSync(floorBundle).size,
+      bytes: initBytes(floorBundle),
       env: { ...DUMMY_ENV, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
       wall: [],
       cpu: [],
     };
 
     console.log(`${subjects.length} API functions, ${RUNS} rounds, NODE_OPTIONS=${nodeOptions ?? '(none)'}, node ${process.version}`);
+    // The machine's load while the rounds ran: wall times (not CPU times) grow with it.
+    const loads: number[] = [loadavg()[0]!];
     for (let round = 1; round <= RUNS; round++) {
       const order = shuffle([...subjects, ...Array.from({ length: FLOOR_PER_ROUND }, () => floor)]);
       for (const subject of order) {
@@ -194,6 +215,7 @@ async function main(): Promise<void> {
         subject.wall.push(sample.wall);
         subject.cpu.push(sample.cpu);
       }
+      loads.push(loadavg()[0]!);
       process.stdout.write(`\rround ${round}/${RUNS}`);
     }
     process.stdout.write('\n');
@@ -204,7 +226,7 @@ async function main(): Promise<void> {
     const floorCpu = median(floor.cpu);
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
     const rows = subjects.map((subject) => ({ subject, wall: median(subject.wall) / floorWall, cpu: median(subject.cpu) / floorCpu }));
-    console.log('| function | bundle | median init (wall) | ratio | median init (CPU) | ratio |\n|---|---:|---:|---:|---:|---:|');
+    console.log('| function | read at init | median init (wall) | ratio | median init (CPU) | ratio |\n|---|---:|---:|---:|---:|---:|');
     console.log(`| floor (bench/coldstart-floor.ts) | ${kib(floor.bytes)} | ${floorWall.toFixed(1)} ms | 1.00 | ${floorCpu.toFixed(1)} ms | 1.00 |`);
     for (const { subject, wall, cpu } of rows) {
       const cells = [kib(subject.bytes), `${median(subject.wall).toFixed(1)} ms`, wall.toFixed(2), `${median(subject.cpu).toFixed(1)} ms`, cpu.toFixed(2)];
@@ -214,6 +236,9 @@ async function main(): Promise<void> {
     const worstCpu = rows.reduce((a, b) => (b.cpu > a.cpu ? b : a));
     console.log(
       `worst ratio to the floor: wall ${worstWall.wall.toFixed(2)} (${worstWall.subject.name}), CPU ${worstCpu.cpu.toFixed(2)} (${worstCpu.subject.name})`,
+    );
+    console.log(
+      `1-minute load average during the rounds: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} (median ${median(loads).toFixed(2)}) on ${availableParallelism()} cores`,
     );
   } finally {
     packaged.cleanup();

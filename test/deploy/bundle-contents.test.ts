@@ -235,6 +235,29 @@ describe('code that only import() reaches is not read at a cold start', () => {
     },
   );
 
+  it.each(['pay-click-to-pay', 'pay-direct', 'complete-3ds'])(
+    '%s reads of the production 3DS Server adapter only what checks a CRes: the client, the AReq builder, their tables and the ISO 4217 list come at the first step-up',
+    async (dir) => {
+      const { atInit, lazy } = await split(dir);
+      expect(atInit).toContain('lib/adapters/three-ds/threedsecure-io/on-first-use.ts');
+      expect(atInit).toContain('lib/adapters/three-ds/threedsecure-io/cres-check.ts');
+      for (const stepUp of [
+        /^lib\/adapters\/three-ds\/threedsecure-io\/(server|client|areq|purchase|http)\.ts$/,
+        /^lib\/adapters\/three-ds\/threedsecure-io\/field-tables\/(areq|ares|rreq|crd)/,
+        /node_modules\/currency-codes\//,
+      ]) {
+        expect(
+          atInit.filter((module) => stepUp.test(module)),
+          String(stepUp),
+        ).toEqual([]);
+        expect(
+          lazy.some((module) => stepUp.test(module)),
+          String(stepUp),
+        ).toBe(true);
+      }
+    },
+  );
+
   it.each(['pay-click-to-pay', 'create-order', 'rotate-webhook-secret', 'redeliver-event'])(
     '%s reads the Idempotency-Key guard and Powertools’ idempotency and JMESPath only at the first request with the header: a chunk of their own',
     async (dir) => {

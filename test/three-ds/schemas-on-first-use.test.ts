@@ -18,7 +18,7 @@ const { schemaOf } = await import('../../lib/adapters/three-ds/threedsecure-io/f
 const built = vi.mocked(schemaOf);
 const tablesBuilt = () => built.mock.calls.map(([table, options]) => `${table.table}${options.loopbackHttpAllowed ? ' loopback' : ''}`);
 
-// Everything a payment function's composition imports of the adapter (lib/composition/three-ds-server.ts).
+// Everything the adapter evaluates when it is loaded (at the first step-up: threedsecure-io/on-first-use.ts).
 const { ThreeDSecureIoServer } = await import('../../lib/adapters/three-ds/threedsecure-io/server.js');
 const { buildAReq } = await import('../../lib/adapters/three-ds/threedsecure-io/areq.js');
 const { ThreeDSecureIoClient } = await import('../../lib/adapters/three-ds/threedsecure-io/client.js');

@@ -2,7 +2,8 @@ import type { ChallengeReference, CresCheck } from '../../../core/ports/three-ds
 import { decodeJsonBase64Url } from './base64url.js';
 import { builtOnFirstUse } from './field-tables/built-on-first-use.js';
 import { schemaOf } from './field-tables/field-schema.js';
-import { CRES, type MessageVersion } from './field-tables/tables.js';
+import { CRES } from './field-tables/cres.js';
+import type { MessageVersion } from './field-tables/tables.js';
 
 /**
  * The CRes the ACS posted through the browser (challenge_flow.rst "Receiving challenge

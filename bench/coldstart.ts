@@ -1,24 +1,30 @@
 /**
- * `npm run bench:coldstart` — module init of every packaged API function against a floor.
+ * `npm run bench:coldstart` — module init of every packaged API function against two floors.
  *
  * 1. `osls package --stage test` of a temporary copy (offline, test/deploy/package-template.ts;
  *    it builds the web page in the copy), so the bundles measured are the ones deployed.
- * 2. Each API function's zip is unpacked; the floor (bench/coldstart-floor.ts: only what any 4.3
- *    handler needs) is bundled with esbuild --bundle --minify --format=esm --platform=node and the
- *    same createRequire banner serverless.yml gives the functions.
- * 3. Rounds: in each, every function's bundle and the floor (several times, spread out) are
+ * 2. Each API function's zip is unpacked; the floors are bundled with esbuild --bundle --minify
+ *    --format=esm --platform=node --splitting and the same createRequire banner and chunk names
+ *    serverless.yml gives the functions (the SDK's own import()s go to chunks there too):
+ *    - the floor, bench/coldstart-floor.ts: what any 4.3 handler needs, and what such a handler
+ *      builds at module scope (the clients, the access tokens' remote JWKS set, a body schema);
+ *    - the strict floor, bench/coldstart-floor-strict.ts (issue 18): exactly middy, the DynamoDB
+ *      document client, the KMS client, jose and zod, only the two clients at module scope.
+ * 3. Rounds: in each, every function's bundle and each floor (several times, spread out) are
  *    imported in random order, each in a fresh `node` process that times `await import(bundle)`
  *    with performance.now() — module load, parse and top-level evaluation, i.e. Lambda's init.
  *    Each process gets the function's own environment from the template (NODE_OPTIONS included),
  *    CloudFormation references replaced with dummies; nothing at import touches the network.
  *
- * Prints per function: bundle size, median init, ratio to the floor's median; last line the worst.
+ * Prints per function: what its init reads (the handler and the chunks it imports statically; the
+ * chunks only import() reaches are read at that first import(), not here), median init (wall and
+ * CPU), its ratios to each floor's median; last lines the worst and the machine's load average.
  * BENCH_COLDSTART_RUNS (default 15) rounds.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { packageTemplate } from '../test/deploy/package-template.js';
@@ -30,7 +36,7 @@ parseCommandLine(
   `
 Usage: [BENCH_COLDSTART_RUNS=15] [BENCH_COLDSTART_NODE_OPTIONS=…] npm run bench:coldstart
 
-Packages the service, then times every API function's module init against a floor (docs/benchmarks.md "Cold start").
+Packages the service, then times every API function's module init against two floors (docs/benchmarks.md "Cold start").
 `,
   {},
 );
@@ -133,19 +139,35 @@ function logicalIdOf(functionName: string): string {
   return `${functionName[0]!.toUpperCase()}${functionName.slice(1).replace(/-/g, 'Dash').replace(/_/g, 'Underscore')}LambdaFunction`;
 }
 
-async function buildFloor(dir: string): Promise<string> {
-  const outfile = join(dir, 'floor', 'index.mjs');
+async function buildFloor(dir: string, source: string): Promise<string> {
+  const outdir = join(dir, source.replace(/\W/g, '-'));
   await build({
-    entryPoints: [join(ROOT, 'bench/coldstart-floor.ts')],
+    entryPoints: { handler: join(ROOT, source) },
     bundle: true,
     minify: true,
     format: 'esm',
     platform: 'node',
+    target: 'node22',
     banner: { js: BANNER },
-    outfile,
+    // As serverless.yml custom.esbuild: code splitting, chunks named after the handler.
+    splitting: true,
+    chunkNames: 'handler.[name]-[hash]',
+    outExtension: { '.js': '.mjs' },
+    outdir,
     logLevel: 'error',
   });
-  return outfile;
+  return join(outdir, 'handler.mjs');
+}
+
+/** Bytes a module reads at import: itself and, transitively, the chunks it imports statically (not import()). */
+function initBytes(file: string, seen = new Set<string>()): number {
+  if (seen.has(file)) return 0;
+  seen.add(file);
+  const source = readFileSync(file, 'utf8');
+  let bytes = Buffer.byteLength(source);
+  // esbuild's minified static imports: `import{a as b}from"./x.mjs"` or `import"./x.mjs"`; import("./x.mjs") is not one.
+  for (const [, chunk] of source.matchAll(/(?:\bfrom|\bimport)\s*"(\.\/handler\.[^"]+\.mjs)"/g)) bytes += initBytes(join(dirname(file), chunk!), seen);
+  return bytes;
 }
 
 function shuffle<T>(items: T[]): T[] {
@@ -172,48 +194,73 @@ async function main(): Promise<void> {
       const unzip = spawnSync('unzip', ['-q', '-o', join(packaged.packageDir, `${entry.name}.zip`), '-d', dir], { encoding: 'utf8' });
       if (unzip.status !== 0) throw new Error(`unzip ${entry.name}.zip: ${unzip.stderr}`);
       const bundle = join(dir, 'functions', entry.dir, 'handler.mjs');
-      subjects.push({ name: entry.name, bundle, bytes: statSync(bundle).size, env: environmentOf(resource), wall: [], cpu: [] });
+      subjects.push({ name: entry.name, bundle, bytes: initBytes(bundle), env: environmentOf(resource), wall: [], cpu: [] });
     }
-    const floorBundle = await buildFloor(work);
     const nodeOptions = subjects[0]?.env.NODE_OPTIONS;
-    // The floor runs under the same NODE_OPTIONS as the functions (it has no source map to load).
-    const floor: Subject = {
-      name: 'floor',
-      bundle: floorBundle,
-      bytes: statSync(floorBundle).size,
-      env: { ...DUMMY_ENV, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
-      wall: [],
-      cpu: [],
+    // The floors run under the same NODE_OPTIONS as the functions (they have no source map to load).
+    const floorOf = async (name: string, source: string): Promise<Subject> => {
+      const bundle = await buildFloor(work, source);
+      return {
+        name: `${name} (${source})`,
+        bundle,
+        bytes: initBytes(bundle),
+        env: { ...DUMMY_ENV, ...(nodeOptions ? { NODE_OPTIONS: nodeOptions } : {}) },
+        wall: [],
+        cpu: [],
+      };
     };
+    const floor = await floorOf('floor', 'bench/coldstart-floor.ts');
+    const strict = await floorOf('strict floor', 'bench/coldstart-floor-strict.ts');
 
     console.log(`${subjects.length} API functions, ${RUNS} rounds, NODE_OPTIONS=${nodeOptions ?? '(none)'}, node ${process.version}`);
+    // The machine's load while the rounds ran: wall times (not CPU times) grow with it.
+    const loads: number[] = [loadavg()[0]!];
     for (let round = 1; round <= RUNS; round++) {
-      const order = shuffle([...subjects, ...Array.from({ length: FLOOR_PER_ROUND }, () => floor)]);
+      const order = shuffle([...subjects, ...[floor, strict].flatMap((f) => Array.from({ length: FLOOR_PER_ROUND }, () => f))]);
       for (const subject of order) {
         const sample = await importOnce(subject);
         subject.wall.push(sample.wall);
         subject.cpu.push(sample.cpu);
       }
+      loads.push(loadavg()[0]!);
       process.stdout.write(`\rround ${round}/${RUNS}`);
     }
     process.stdout.write('\n');
 
     // Wall time (performance.now()) is what a cold start costs; CPU time (process.cpuUsage()) is the
     // same work without the wait for a core, steadier when the machine is shared.
-    const floorWall = median(floor.wall);
-    const floorCpu = median(floor.cpu);
     const kib = (bytes: number) => `${(bytes / 1024).toFixed(0)} KiB`;
-    const rows = subjects.map((subject) => ({ subject, wall: median(subject.wall) / floorWall, cpu: median(subject.cpu) / floorCpu }));
-    console.log('| function | bundle | median init (wall) | ratio | median init (CPU) | ratio |\n|---|---:|---:|---:|---:|---:|');
-    console.log(`| floor (bench/coldstart-floor.ts) | ${kib(floor.bytes)} | ${floorWall.toFixed(1)} ms | 1.00 | ${floorCpu.toFixed(1)} ms | 1.00 |`);
-    for (const { subject, wall, cpu } of rows) {
-      const cells = [kib(subject.bytes), `${median(subject.wall).toFixed(1)} ms`, wall.toFixed(2), `${median(subject.cpu).toFixed(1)} ms`, cpu.toFixed(2)];
+    const ratios = (subject: Subject) => ({
+      wall: median(subject.wall) / median(floor.wall),
+      cpu: median(subject.cpu) / median(floor.cpu),
+      strictWall: median(subject.wall) / median(strict.wall),
+      strictCpu: median(subject.cpu) / median(strict.cpu),
+    });
+    const rows = subjects.map((subject) => ({ subject, ...ratios(subject) }));
+    console.log(
+      '| function | read at init | median init (wall) | ratio | ratio, strict floor | median init (CPU) | ratio | ratio, strict floor |\n|---|---:|---:|---:|---:|---:|---:|---:|',
+    );
+    for (const row of [floor, strict].map((subject) => ({ subject, ...ratios(subject) })).concat(rows)) {
+      const { subject } = row;
+      const cells = [
+        kib(subject.bytes),
+        `${median(subject.wall).toFixed(1)} ms`,
+        row.wall.toFixed(2),
+        row.strictWall.toFixed(2),
+        `${median(subject.cpu).toFixed(1)} ms`,
+        row.cpu.toFixed(2),
+        row.strictCpu.toFixed(2),
+      ];
       console.log(`| ${subject.name} | ${cells.join(' | ')} |`);
     }
-    const worstWall = rows.reduce((a, b) => (b.wall > a.wall ? b : a));
-    const worstCpu = rows.reduce((a, b) => (b.cpu > a.cpu ? b : a));
+    const worst = (key: 'wall' | 'cpu' | 'strictWall' | 'strictCpu') => {
+      const row = rows.reduce((a, b) => (b[key] > a[key] ? b : a));
+      return `${row[key].toFixed(2)} (${row.subject.name})`;
+    };
+    console.log(`worst ratio to the floor: wall ${worst('wall')}, CPU ${worst('cpu')}`);
+    console.log(`worst ratio to the strict floor: wall ${worst('strictWall')}, CPU ${worst('strictCpu')}`);
     console.log(
-      `worst ratio to the floor: wall ${worstWall.wall.toFixed(2)} (${worstWall.subject.name}), CPU ${worstCpu.cpu.toFixed(2)} (${worstCpu.subject.name})`,
+      `1-minute load average during the rounds: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} (median ${median(loads).toFixed(2)}) on ${availableParallelism()} cores`,
     );
   } finally {
     packaged.cleanup();

@@ -1,5 +1,6 @@
 import { documentClient } from './aws.js';
 import { NetworkKeyRing } from '../adapters/jwks/network-key-ring.js';
+import { checkoutConfig } from './config/checkout-config.js';
 import { paymentConfig } from './config/payment-config.js';
 import { serviceConfig } from './config/service-config.js';
 import type { PaymentDeps } from '../core/payments/deps.js';
@@ -25,7 +26,7 @@ import { clock } from './clock.js';
  * refuses every call (502, retryable), never by the sandbox.
  */
 export const paymentRepository = new PaymentRepository(documentClient, serviceConfig.ORDERS_TABLE);
-export const networkKeyRing = new NetworkKeyRing(paymentConfig.NETWORK_JWKS_URLS);
+export const networkKeyRing = new NetworkKeyRing(checkoutConfig.NETWORK_JWKS_URLS);
 
 /** How long a payment waiting for 3DS keeps its JWE, and the sandbox ACS its challenge. */
 const PENDING_THREE_DS_SECONDS = 3600;
@@ -53,7 +54,7 @@ export const paymentDeps: PaymentDeps = {
   authorizers,
   threeDsServers: { sandbox: sandboxThreeDsServer, production: productionThreeDsServer },
   settings: {
-    checkoutMaxAgeSeconds: paymentConfig.CHECKOUT_MAX_AGE_SECONDS,
+    checkoutMaxAgeSeconds: checkoutConfig.CHECKOUT_MAX_AGE_SECONDS,
     authorizerTimeoutMs: paymentConfig.AUTHORIZER_TIMEOUT_MS,
     leaseMs: paymentConfig.PAYMENT_LEASE_SECONDS * 1000,
     // A request we gave up on could still land for about as long as we waited for it.

@@ -1,12 +1,13 @@
 import { secretField } from '../adapters/aws/secret-string.js';
-import { ThreeDSecureIoServer } from '../adapters/three-ds/threedsecure-io/server.js';
+import { threeDSecureIoServerOnFirstUse } from '../adapters/three-ds/threedsecure-io/on-first-use.js';
 import type { ThreeDsSettings } from '../core/payments/deps.js';
 import { unconfiguredThreeDsServer, type ThreeDsServer } from '../core/ports/three-ds-server.js';
 import { threeDsServerConfig as config, type ThreeDsServerConfig } from './config/three-ds-server-config.js';
 
 /**
- * The production 3DS Server of the payment functions (SPEC 4.17), built once per cold start
- * and only by them (lib/composition/payments.ts): 3dsecure.io's API at THREE_DS_SERVER_URL,
+ * The production 3DS Server of the payment functions (SPEC 4.17), held once per cold start
+ * and only by them (lib/composition/payments.ts), its adapter imported at the first step-up
+ * (threedsecure-io/on-first-use.ts: not read at the cold start): 3dsecure.io's API at THREE_DS_SERVER_URL,
  * its API key read from THREE_DS_SERVER_API_KEY_ARN at the first step-up by the service's secret
  * source (lib/composition/secrets.ts, imported then: the SDK clients are no part of the cold
  * start; cached five minutes, so a rotation is picked up; a failed read is retried by the next
@@ -20,7 +21,7 @@ export function threeDsServerFrom(settings: ThreeDsServerConfig): ThreeDsServer 
   }
   const arn = settings.THREE_DS_SERVER_API_KEY_ARN;
   const apiKey = async () => secretField(await (await import('./secrets.js')).secretSource.read(arn), 'apiKey');
-  return new ThreeDSecureIoServer({
+  return threeDSecureIoServerOnFirstUse({
     baseUrl: settings.THREE_DS_SERVER_URL,
     apiKey,
     // A 3DS Server on a loopback address is a local demo's fake: its AReqs may name the local

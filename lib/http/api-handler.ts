@@ -3,7 +3,7 @@ import type { Context } from 'aws-lambda';
 import type * as z from 'zod';
 import type { Authenticator, PaymentIdsInPath } from '../core/auth/authenticator.js';
 import { authenticate } from './authenticate.js';
-import type { IdempotencyGuard } from './idempotency.js';
+import type { IdempotencyGate } from './idempotency-request.js';
 import { jsonBodyLimits } from './json-body.js';
 import { problemDetails } from './problem-details.js';
 import { requestContext } from './request-context.js';
@@ -76,7 +76,7 @@ export function buildApiHandler<P extends z.ZodType, Q extends z.ZodType, B exte
   route: EdgeRoute,
   options: HandlerOptions<P, Q, B>,
   run: (request: ApiRequest<z.output<P>, z.output<Q>, z.output<B>>) => Promise<ApiResult>,
-  guard: IdempotencyGuard | undefined,
+  guard: IdempotencyGate | undefined,
 ) {
   const label = routeLabel(route);
   const stack = middy<ApiEvent, ApiResponse, Error, ApiContext>(middyOptions)

@@ -3,7 +3,7 @@ import type { Principal } from '../core/auth/principal.js';
 import type { Logger } from '../core/ports/logger.js';
 import { InvalidRequestError } from '../core/errors.js';
 import { headerValue, parseJsonBody } from './json-body.js';
-import type { ApiEvent } from './types.js';
+import type { ApiEvent, ApiResult } from './types.js';
 
 export interface IdempotentCall {
   event: ApiEvent;
@@ -12,6 +12,14 @@ export interface IdempotentCall {
   /** The body text the limits middleware accepted (undefined when none). */
   rawBody: unknown;
   logger: Logger;
+}
+
+/**
+ * What the edge runs an opted-in route's use case through (lib/http/api-handler.ts): the guard of
+ * ./idempotency.ts, loaded on first use by lib/composition/idempotency.ts.
+ */
+export interface IdempotencyGate {
+  run(call: IdempotentCall, work: () => Promise<ApiResult>): Promise<ApiResult>;
 }
 
 /** What an Idempotency-Key names: the header's value, whose key it is, and the request it stands for. */

@@ -1,5 +1,7 @@
 import { build } from 'esbuild';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import yaml from 'js-yaml';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -153,6 +155,140 @@ describe('processor adapters load on first use', () => {
     expect(bundle.inputs).toContain('lib/adapters/processors/adyen/notifications/hmac.ts');
     expect(bundle.inputs.filter((module) => /^lib\/adapters\/processors\/checkout-com\//.test(module))).toEqual([]);
     expect(bundle.inputs.filter((module) => /^lib\/adapters\/processors\/adyen\/(client|adapter)\.ts$/.test(module))).toEqual([]);
+  });
+});
+
+/**
+ * serverless.yml builds with code splitting: what a function reaches only through import() is
+ * written to chunks of its own, which the handler does not import statically, so a cold start
+ * neither reads nor compiles them (in one file they would be parsed at init although never run).
+ * Built here with serverless.yml's own splitting options; the files read at init are the
+ * handler's output and, transitively, the chunks it imports statically.
+ */
+const CLOUDFORMATION_TAGS = ['!Ref', '!Sub', '!GetAtt'].flatMap((tag) =>
+  (['scalar', 'sequence'] as const).map((kind) => new yaml.Type(tag, { kind, construct: (data: unknown) => ({ [tag]: data }) })),
+);
+const ESBUILD = (
+  yaml.load(readFileSync(resolve(ROOT, 'serverless.yml'), 'utf8'), { schema: yaml.DEFAULT_SCHEMA.extend(CLOUDFORMATION_TAGS) }) as {
+    custom: { esbuild: { splitting?: boolean; chunkNames?: string } };
+  }
+).custom.esbuild;
+
+async function split(functionDir: string): Promise<{ atInit: string[]; lazy: string[] }> {
+  const result = await build({
+    entryPoints: [resolve(ROOT, 'functions', functionDir, 'handler.ts')],
+    absWorkingDir: ROOT,
+    bundle: true,
+    minify: true,
+    platform: 'node',
+    target: 'node22',
+    format: 'esm',
+    splitting: ESBUILD.splitting,
+    chunkNames: ESBUILD.chunkNames,
+    write: false,
+    outdir: resolve(ROOT, 'functions', functionDir),
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const { outputs } = result.metafile;
+  // Each import()ed module is an entry point of its own chunk: the handler's output is the one of its source.
+  const entry = Object.keys(outputs).find((file) => outputs[file]!.entryPoint === `functions/${functionDir}/handler.ts`);
+  const readAtInit = new Set<string>();
+  const queue = [entry!];
+  while (queue.length > 0) {
+    const file = queue.pop()!;
+    if (readAtInit.has(file)) continue;
+    readAtInit.add(file);
+    for (const edge of outputs[file]!.imports) if (edge.kind === 'import-statement' && !edge.external) queue.push(edge.path);
+  }
+  const modulesOf = (files: string[]) =>
+    files.flatMap((file) =>
+      Object.entries(outputs[file]!.inputs)
+        .filter(([, contribution]) => contribution.bytesInOutput > 0)
+        .map(([module]) => module),
+    );
+  const files = Object.keys(outputs).filter((file) => file.endsWith('.js') || file.endsWith('.mjs'));
+  return { atInit: modulesOf(files.filter((file) => readAtInit.has(file))), lazy: modulesOf(files.filter((file) => !readAtInit.has(file))) };
+}
+
+describe('code that only import() reaches is not read at a cold start', () => {
+  it('serverless.yml splits the bundles, naming chunks after the handler (each zip gets its own: test/deploy/cloudformation.test.ts)', () => {
+    expect(ESBUILD.splitting).toBe(true);
+    expect(ESBUILD.chunkNames).toMatch(/^handler\./);
+  });
+
+  it.each(['pay-click-to-pay', 'pay-direct', 'complete-3ds', 'create-capture', 'create-refund', 'create-reversal'])(
+    '%s reads no processor adapter, secret source or Secrets Manager / SSM client at init: they are in chunks of their own',
+    async (dir) => {
+      const { atInit, lazy } = await split(dir);
+      expect(atInit).toContain('lib/http/api-handler.ts'); // the build really is the function's
+      for (const adapter of [...PROCESSOR_ADAPTERS, /node_modules\/@aws-sdk\/client-ssm\//]) {
+        expect(
+          atInit.filter((module) => adapter.test(module)),
+          String(adapter),
+        ).toEqual([]);
+        expect(
+          lazy.some((module) => adapter.test(module)),
+          `${String(adapter)} is in a chunk for the merchants that use it`,
+        ).toBe(true);
+      }
+    },
+  );
+
+  it.each(['pay-click-to-pay', 'pay-direct', 'complete-3ds'])(
+    '%s reads of the production 3DS Server adapter only what checks a CRes: the client, the AReq builder, their tables and the ISO 4217 list come at the first step-up',
+    async (dir) => {
+      const { atInit, lazy } = await split(dir);
+      expect(atInit).toContain('lib/adapters/three-ds/threedsecure-io/on-first-use.ts');
+      expect(atInit).toContain('lib/adapters/three-ds/threedsecure-io/cres-check.ts');
+      for (const stepUp of [
+        /^lib\/adapters\/three-ds\/threedsecure-io\/(server|client|areq|purchase|http)\.ts$/,
+        /^lib\/adapters\/three-ds\/threedsecure-io\/field-tables\/(areq|ares|rreq|crd)/,
+        /node_modules\/currency-codes\//,
+      ]) {
+        expect(
+          atInit.filter((module) => stepUp.test(module)),
+          String(stepUp),
+        ).toEqual([]);
+        expect(
+          lazy.some((module) => stepUp.test(module)),
+          String(stepUp),
+        ).toBe(true);
+      }
+    },
+  );
+
+  it.each(['pay-click-to-pay', 'create-order', 'rotate-webhook-secret', 'redeliver-event'])(
+    '%s reads the Idempotency-Key guard and Powertools’ idempotency and JMESPath only at the first request with the header: a chunk of their own',
+    async (dir) => {
+      const { atInit, lazy } = await split(dir);
+      expect(atInit).toContain('lib/composition/idempotency.ts');
+      for (const guard of [/^lib\/http\/idempotency\.ts$/, /node_modules\/@aws-lambda-powertools\/(idempotency|jmespath)\//]) {
+        expect(
+          atInit.filter((module) => guard.test(module)),
+          String(guard),
+        ).toEqual([]);
+        expect(
+          lazy.some((module) => guard.test(module)),
+          String(guard),
+        ).toBe(true);
+      }
+    },
+  );
+
+  it('the Adyen notification function reads neither the Secrets Manager nor the SSM client at init: each is imported at the first key read from its store', async () => {
+    const { atInit, lazy } = await split('adyen-notifications');
+    expect(atInit).toContain('lib/composition/secrets.ts');
+    for (const client of [/node_modules\/@aws-sdk\/client-secrets-manager\//, /node_modules\/@aws-sdk\/client-ssm\//]) {
+      expect(
+        atInit.filter((module) => client.test(module)),
+        String(client),
+      ).toEqual([]);
+      expect(
+        lazy.some((module) => client.test(module)),
+        String(client),
+      ).toBe(true);
+    }
   });
 });
 

@@ -15,6 +15,7 @@
  * cannot succeed without every entry point); likewise without web/src/main.tsx, since the
  * checkoutPage function ships the built page (npm run build:web, done here in the copy).
  */
+import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -615,6 +616,29 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
     // Zip entry names are stored uncompressed: the bundle is there under the handler path.
     const getOrder = readFileSync(join(packageDir, 'getOrder.zip'));
     expect(getOrder.includes(Buffer.from('functions/get-order/handler.mjs'))).toBe(true);
+  });
+
+  it('gives each zip its handler and the chunks it imports (statically or by import()), and no other function’s code', () => {
+    // serverless.yml splits the bundles (custom.esbuild.splitting): a chunk missing from a zip is an
+    // import that fails in Lambda, another function's chunks are bytes every cold start unzips.
+    for (const fn of allFunctions) {
+      const zip = join(packageDir, `${fn.name}.zip`);
+      const entries = execFileSync('unzip', ['-Z1', zip], { encoding: 'utf8' }).split('\n').filter(Boolean);
+      const dir = `functions/${fn.dir}/`;
+      const reached = new Set<string>();
+      const queue = [`${dir}handler.mjs`];
+      while (queue.length > 0) {
+        const file = queue.pop()!;
+        if (reached.has(file)) continue;
+        reached.add(file);
+        const source = execFileSync('unzip', ['-p', zip, file], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+        expect(source.length, `${fn.name}: ${file}`).toBeGreaterThan(0);
+        for (const [, chunk] of source.matchAll(/(?:\bfrom|\bimport)\s*\(?\s*"\.\/(handler\.[^"]+\.mjs)"/g)) queue.push(`${dir}${chunk}`);
+      }
+      expect(entries.filter((entry) => entry.startsWith('functions/')).sort(), fn.name).toEqual([...reached].sort());
+    }
+    // The payment functions do import() code of their own (the processors' adapters): there are chunks to check.
+    expect(execFileSync('unzip', ['-Z1', join(packageDir, 'payClickToPay.zip')], { encoding: 'utf8' })).toMatch(/functions\/pay-click-to-pay\/handler\.adyen-/);
   });
 
   it('ships the built checkout page (web/dist) with the checkoutPage function only', () => {

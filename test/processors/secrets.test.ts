@@ -12,8 +12,8 @@ import { everythingIn } from './support.js';
 const local = { region: process.env.AWS_REGION!, credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 };
 const source = (endpoint = process.env.SECRETS_MANAGER_ENDPOINT!) =>
   new AwsSecretSource({
-    secretsManager: withDeadlines(new SecretsManagerClient({ ...local, endpoint }), 1_000),
-    ssm: withDeadlines(new SSMClient({ ...local, endpoint }), 1_000),
+    secretsManager: async () => withDeadlines(new SecretsManagerClient({ ...local, endpoint }), 1_000),
+    ssm: async () => withDeadlines(new SSMClient({ ...local, endpoint }), 1_000),
   });
 
 describe('secrets read by ARN', () => {

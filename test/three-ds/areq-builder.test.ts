@@ -4,7 +4,8 @@ import { acceptLanguages, browserFields, colorDepth, fitLanguage } from '../../l
 import { chooseMessageVersion } from '../../lib/adapters/three-ds/threedsecure-io/message-version.js';
 import { erroSummary } from '../../lib/adapters/three-ds/threedsecure-io/http.js';
 import { purchaseFields, UnknownCurrencyError } from '../../lib/adapters/three-ds/threedsecure-io/purchase.js';
-import { requestorFor, threeDsRequestorSchema } from '../../lib/core/domain/three-ds-requestor.js';
+import { threeDsRequestorSchema } from '../../lib/core/domain/three-ds-requestor.js';
+import { requestorFor } from '../../lib/core/domain/three-ds-requestor-profile.js';
 import type { CompleteAuthenticationRequest as AuthenticationRequest } from '../../lib/adapters/three-ds/threedsecure-io/areq.js';
 import { testAccount } from '../fakes/three-ds-server/index.js';
 import { BROWSER, REQUESTOR } from './support.js';

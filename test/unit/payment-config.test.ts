@@ -1,28 +1,33 @@
 import { describe, expect, it, vi } from 'vitest';
 
-/** Payment configuration is read once per cold start; each case loads the module afresh. */
-async function load(env: Record<string, string>) {
+/** Configuration is read once per cold start; each case loads the module afresh. */
+async function loadModule<T>(path: string, env: Record<string, string | undefined>): Promise<T> {
   vi.resetModules();
   const saved = { ...process.env };
-  Object.assign(process.env, env);
+  for (const [name, value] of Object.entries(env)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
   try {
-    return (await import('../../lib/composition/config/payment-config.js')).paymentConfig;
+    return (await import(path)) as T;
   } finally {
     for (const name of Object.keys(env)) delete process.env[name];
     Object.assign(process.env, saved);
   }
 }
+const load = async (env: Record<string, string | undefined>) =>
+  (await loadModule<typeof import('../../lib/composition/config/payment-config.js')>('../../lib/composition/config/payment-config.js', env)).paymentConfig;
+const loadCheckout = async (env: Record<string, string | undefined>) =>
+  (await loadModule<typeof import('../../lib/composition/config/checkout-config.js')>('../../lib/composition/config/checkout-config.js', env)).checkoutConfig;
 
-describe('payment configuration', () => {
+describe('checkout configuration (the payment functions only)', () => {
   it('parses named network JWKS URLs with defaults', async () => {
-    const config = await load({
+    const config = await loadCheckout({
       NETWORK_JWKS_URLS: 'visa=https://v.example/jwks,mastercard=file:///tmp/mc.json',
       CHECKOUT_MAX_AGE_SECONDS: '',
-      AUTHORIZER_TIMEOUT_MS: '',
-      PAYMENT_LEASE_SECONDS: '',
     }).catch((e) => e);
     expect(config).toBeInstanceOf(Error); // empty strings are not numbers: fail loudly
-    const ok = await load({ NETWORK_JWKS_URLS: 'visa=https://v.example/jwks,mastercard=file:///tmp/mc.json' });
+    const ok = await loadCheckout({ NETWORK_JWKS_URLS: 'visa=https://v.example/jwks,mastercard=file:///tmp/mc.json' });
     expect(ok.NETWORK_JWKS_URLS).toEqual([
       { name: 'visa', url: 'https://v.example/jwks' },
       { name: 'mastercard', url: 'file:///tmp/mc.json' },
@@ -31,12 +36,23 @@ describe('payment configuration', () => {
   });
 
   it.each([
+    ['no networks', { NETWORK_JWKS_URLS: undefined }],
     ['duplicate network', { NETWORK_JWKS_URLS: 'visa=https://a.example,visa=https://b.example' }],
     ['missing name', { NETWORK_JWKS_URLS: 'https://a.example' }],
     ['ftp URL', { NETWORK_JWKS_URLS: 'visa=ftp://a.example' }],
-    ['lease shorter than the authorizer timeout', { NETWORK_JWKS_URLS: 'visa=https://a.example', AUTHORIZER_TIMEOUT_MS: '10000', PAYMENT_LEASE_SECONDS: '12' }],
   ])('rejects %s', async (_name, env) => {
-    await expect(load(env)).rejects.toThrow(/Invalid configuration/);
+    await expect(loadCheckout(env)).rejects.toThrow(/Invalid configuration: check NETWORK_JWKS_URLS/);
+  });
+});
+
+describe('payment configuration (every function that reaches an acquirer)', () => {
+  it('has defaults, and needs no network keys (the lifecycle and processor functions never verify a checkout)', async () => {
+    expect(await load({ NETWORK_JWKS_URLS: undefined })).toMatchObject({ AUTHORIZER_TIMEOUT_MS: 10_000, PAYMENT_LEASE_SECONDS: 30 });
+    await expect(load({ AUTHORIZER_TIMEOUT_MS: '', PAYMENT_LEASE_SECONDS: '' })).rejects.toThrow(/Invalid configuration/); // empty strings are not numbers
+  });
+
+  it('rejects a lease shorter than the authorizer timeout', async () => {
+    await expect(load({ AUTHORIZER_TIMEOUT_MS: '10000', PAYMENT_LEASE_SECONDS: '12' })).rejects.toThrow(/Invalid configuration: check PAYMENT_LEASE_SECONDS/);
   });
 });
 

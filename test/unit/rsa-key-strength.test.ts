@@ -20,7 +20,10 @@ describe('ROCA fingerprint', () => {
 
   it('tests the 38 odd primes 3…167, as the published detector does', () => {
     expect(ROCA_TEST_PRIMES).toHaveLength(38);
-    expect([ROCA_TEST_PRIMES[0], ROCA_TEST_PRIMES.at(-1)]).toEqual([3, 167]);
+    expect(ROCA_TEST_PRIMES).toEqual([
+      3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 101, 103, 107, 109, 113, 127, 131, 137, 139, 149, 151, 157,
+      163, 167,
+    ]);
   });
 
   it('flags RSALib-shaped moduli (p = k·M + 65537^a mod M)', () => {

@@ -1,5 +1,5 @@
-import { GetSecretValueCommand, type SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { GetParameterCommand, type SSMClient } from '@aws-sdk/client-ssm';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SSMClient } from '@aws-sdk/client-ssm';
 import { DependencyUnavailableError, InternalError } from '../../core/errors.js';
 import { recordDependencyFailure } from '../metrics/dependency-failures.js';
 import { MAX_SECRET_TTL_MS } from './secret-ttl.js';
@@ -25,19 +25,37 @@ const MISCONFIGURATION = new Set([
  * Manager secret's SecretString, or an SSM parameter decrypted (SecureString). The clients come
  * with the service's deadlines (lib/adapters/aws/clients.ts: connect 1 s, request 2 s, the call
  * within its budget and the invocation's deadline), so an unreachable store is a 503, not a hang.
+ *
+ * Each store's client is made, and its SDK package imported, at the first read from that store:
+ * a function loads neither at its cold start, and a deployment whose secrets all live in one
+ * store never loads the other's (the SSM client alone is ~200 KiB; docs/benchmarks.md
+ * "Cold start"). A client that could not be made is tried again by the next read.
  */
+export interface SecretStoreClients {
+  secretsManager: () => Promise<Pick<SecretsManagerClient, 'send'>>;
+  ssm: () => Promise<Pick<SSMClient, 'send'>>;
+}
+
 export class AwsSecretSource implements SecretSource {
-  constructor(private readonly clients: { secretsManager: Pick<SecretsManagerClient, 'send'>; ssm: Pick<SSMClient, 'send'> }) {}
+  private readonly secretsManager: SecretStoreClients['secretsManager'];
+  private readonly ssm: SecretStoreClients['ssm'];
+
+  constructor(clients: SecretStoreClients) {
+    this.secretsManager = madeOnFirstUse(clients.secretsManager);
+    this.ssm = madeOnFirstUse(clients.ssm);
+  }
 
   async read(arn: string): Promise<string> {
     try {
       if (SECRETS_MANAGER_ARN.test(arn)) {
-        const { SecretString } = await this.clients.secretsManager.send(new GetSecretValueCommand({ SecretId: arn }));
+        const [{ GetSecretValueCommand }, client] = await Promise.all([import('@aws-sdk/client-secrets-manager'), this.secretsManager()]);
+        const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
         if (typeof SecretString !== 'string') throw new InternalError(undefined, { cause: new Error('the secret has no string value') });
         return SecretString;
       }
       if (SSM_PARAMETER_ARN.test(arn)) {
-        const { Parameter } = await this.clients.ssm.send(new GetParameterCommand({ Name: arn, WithDecryption: true }));
+        const [{ GetParameterCommand }, client] = await Promise.all([import('@aws-sdk/client-ssm'), this.ssm()]);
+        const { Parameter } = await client.send(new GetParameterCommand({ Name: arn, WithDecryption: true }));
         if (typeof Parameter?.Value !== 'string') throw new InternalError(undefined, { cause: new Error('the parameter has no value') });
         return Parameter.Value;
       }
@@ -47,6 +65,20 @@ export class AwsSecretSource implements SecretSource {
       throw failure(error, SECRETS_MANAGER_ARN.test(arn) ? 'secretsmanager' : 'ssm');
     }
   }
+}
+
+/** The client `make` resolves to, made once; a failed attempt is forgotten, so the next read tries again. */
+function madeOnFirstUse<C>(make: () => Promise<C>): () => Promise<C> {
+  let made: Promise<C> | undefined;
+  return () => {
+    if (made) return made;
+    const attempt = make();
+    made = attempt;
+    attempt.catch(() => {
+      if (made === attempt) made = undefined;
+    });
+    return attempt;
+  };
 }
 
 /** The SDK's error, with only its name kept (its message may quote the request). */

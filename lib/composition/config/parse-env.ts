@@ -6,7 +6,7 @@ import * as z from 'zod';
  * (some are secrets or ARNs that do not belong in logs).
  */
 export function parseEnv<S extends z.ZodType>(schema: S, env: NodeJS.ProcessEnv = process.env): z.output<S> {
-  const result = schema.safeParse(env);
+  const result = schema.safeParse(env, { jitless: true });
   if (!result.success) {
     const names = [...new Set(result.error.issues.map((issue) => issue.path.join('.')))];
     throw new Error(`Invalid configuration: check ${names.join(', ')}`);

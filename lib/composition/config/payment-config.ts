@@ -1,10 +1,13 @@
 import * as z from 'zod';
-import { namedUrlList, parseEnv, positiveInt, urlString } from './parse-env.js';
+import { parseEnv, positiveInt } from './parse-env.js';
 
+/**
+ * What every function that reaches an acquirer reads (the payment, lifecycle and processor
+ * functions). What only verifying a checkout needs — the networks' keys, the checkout's age —
+ * is ./checkout-config.ts, parsed by the payment functions alone.
+ */
 const schema = z
   .object({
-    NETWORK_JWKS_URLS: namedUrlList(urlString),
-    CHECKOUT_MAX_AGE_SECONDS: positiveInt(900),
     AUTHORIZER_TIMEOUT_MS: positiveInt(10_000),
     /** How long a PROCESSING lease blocks other attempts. */
     PAYMENT_LEASE_SECONDS: positiveInt(30),

@@ -1,5 +1,4 @@
 import * as z from 'zod';
-import type { CardBrand, RequestorProfile } from '../ports/three-ds-server.js';
 
 /**
  * SPEC 4.7 `threeDsRequestor`: the onboarding schema (docs/design/three-ds-server.md §5),
@@ -39,22 +38,3 @@ export const threeDsRequestorSchema = z
   .strict();
 
 export type ThreeDsRequestorConfig = z.output<typeof threeDsRequestorSchema>;
-
-const KEY: Readonly<Record<CardBrand, keyof ThreeDsRequestorConfig['brands']>> = { VISA: 'visa', MASTERCARD: 'mastercard', AMEX: 'amex', DISCOVER: 'discover' };
-
-/** The AReq's requestor fields for a payment's brand; undefined when the merchant has none for it (no step-up possible). */
-export function requestorFor(config: ThreeDsRequestorConfig, brand: CardBrand): RequestorProfile | undefined {
-  const perBrand = config.brands[KEY[brand]];
-  if (!perBrand) return undefined;
-  return {
-    threeDSRequestorID: perBrand.requestorId,
-    threeDSRequestorName: perBrand.requestorName,
-    threeDSRequestorURL: config.requestorUrl,
-    mcc: config.mcc,
-    merchantName: config.merchantName,
-    merchantCountryCode: config.merchantCountryCode,
-    acquirerBIN: perBrand.acquirerBin,
-    acquirerMerchantID: perBrand.acquirerMerchantId,
-    acquirerCountryCode: perBrand.acquirerCountryCode,
-  };
-}

@@ -2,6 +2,7 @@ import type { AuthenticationRequest, BrowserInfo, RequestorProfile } from '../..
 import { ThreeDsServerCallError } from '../../../core/ports/three-ds-server-error.js';
 import { acceptLanguages, browserFields } from './browser-fields.js';
 import { DIRECTORY_SERVER } from './ds.js';
+import { builtOnFirstUse } from './field-tables/built-on-first-use.js';
 import { schemaOf } from './field-tables/field-schema.js';
 import { AREQ, type MessageVersion } from './field-tables/tables.js';
 import { expiryYymm, purchaseFields } from './purchase.js';
@@ -75,18 +76,18 @@ export function buildAReq(
  */
 const fitsEmail = (email: string) => email.length <= 254 && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
 
-const schemas = (loopbackHttpAllowed: boolean) => ({
-  '2.2.0': schemaOf(AREQ['2.2.0'], { unknownFields: 'refuse', loopbackHttpAllowed }),
-  '2.3.1': schemaOf(AREQ['2.3.1'], { unknownFields: 'refuse', loopbackHttpAllowed }),
+/** Per version, as published or with loopback http admitted: built at the first AReq of each. */
+const areqSchema = builtOnFirstUse((key: `${MessageVersion} ${'published' | 'loopback'}`) => {
+  const [version, variant] = key.split(' ') as [MessageVersion, 'published' | 'loopback'];
+  return schemaOf(AREQ[version], { unknownFields: 'refuse', loopbackHttpAllowed: variant === 'loopback' });
 });
-const AREQ_SCHEMAS = { published: schemas(false), loopback: schemas(true) };
 
 /**
  * The 2.3.1 table wants https notification and requestor URLs; a local demo or test whose
  * endpoints are loopback HTTP opts in per server (server.ts `loopbackHttpAllowed`).
  */
 export function assertPublishedShape(areq: Record<string, unknown>, version: MessageVersion, loopbackHttpAllowed: boolean): void {
-  const parsed = AREQ_SCHEMAS[loopbackHttpAllowed ? 'loopback' : 'published'][version].safeParse(areq);
+  const parsed = areqSchema(`${version} ${loopbackHttpAllowed ? 'loopback' : 'published'}`).safeParse(areq);
   if (parsed.success) return;
   const fields = [...new Set(parsed.error.issues.map((issue) => issue.path.join('.') || '(message)'))].join(', ');
   throw new ThreeDsServerCallError('not-sent', '/auth', { reason: `the AReq breaks the published ${version} table (${fields})` });

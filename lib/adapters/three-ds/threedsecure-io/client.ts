@@ -1,5 +1,6 @@
 import type * as z from 'zod';
 import { ThreeDsServerCallError } from '../../../core/ports/three-ds-server-error.js';
+import { builtOnFirstUse } from './field-tables/built-on-first-use.js';
 import { schemaOf } from './field-tables/field-schema.js';
 import { ARES, CRD_TABLE, MESSAGE_VERSIONS, RREQ, type MessageVersion } from './field-tables/tables.js';
 import { postJson } from './http.js';
@@ -20,7 +21,15 @@ export interface ClientOptions {
   loopbackHttpAllowed?: boolean;
 }
 
-export type Crd = z.output<typeof crdSchema>;
+export type Crd = {
+  messageType: 'CRD';
+  threeDSServerTransID: string;
+  threeDSMethodURL?: string;
+  acsStartProtocolVersion: string;
+  acsEndProtocolVersion: string;
+  dsStartProtocolVersion?: string;
+  dsEndProtocolVersion?: string;
+};
 export type Ares = Record<string, unknown> & {
   messageVersion: MessageVersion;
   threeDSServerTransID: string;
@@ -45,26 +54,21 @@ export type Rreq = Record<string, unknown> & {
   challengeCancel?: string;
 };
 
-const crdSchema = schemaOf(CRD_TABLE, {
-  unknownFields: 'keep',
-  only: [
-    'messageType',
-    'threeDSServerTransID',
-    'threeDSMethodURL',
-    'acsStartProtocolVersion',
-    'acsEndProtocolVersion',
-    'dsStartProtocolVersion',
-    'dsEndProtocolVersion',
-  ],
-}) as z.ZodType<{
-  messageType: 'CRD';
-  threeDSServerTransID: string;
-  threeDSMethodURL?: string;
-  acsStartProtocolVersion: string;
-  acsEndProtocolVersion: string;
-  dsStartProtocolVersion?: string;
-  dsEndProtocolVersion?: string;
-}>;
+/** What /preauth's CRD is read with (the fields this client uses), built at the first /preauth. */
+let crdReader: z.ZodType<Crd> | undefined;
+const crdSchema = () =>
+  (crdReader ??= schemaOf(CRD_TABLE, {
+    unknownFields: 'keep',
+    only: [
+      'messageType',
+      'threeDSServerTransID',
+      'threeDSMethodURL',
+      'acsStartProtocolVersion',
+      'acsEndProtocolVersion',
+      'dsStartProtocolVersion',
+      'dsEndProtocolVersion',
+    ],
+  }) as z.ZodType<Crd>);
 
 const ARES_FIELDS = [
   'messageType',
@@ -91,29 +95,34 @@ const RREQ_FIELDS = [
   'eci',
   'challengeCancel',
 ];
-const readers = (loopbackHttpAllowed: boolean) => ({
-  ares: bySupportedVersion((version) => schemaOf(ARES[version], { unknownFields: 'keep', only: ARES_FIELDS, conditions: 'ignore', loopbackHttpAllowed })),
-  rreq: bySupportedVersion((version) => schemaOf(RREQ[version], { unknownFields: 'keep', only: RREQ_FIELDS, conditions: 'ignore', loopbackHttpAllowed })),
+type Variant = 'published' | 'loopback';
+/** The ARes and RReq readers per version and variant, each built at its first answer. */
+const aresReader = builtOnFirstUse((key: `${MessageVersion} ${Variant}`) => {
+  const [version, variant] = key.split(' ') as [MessageVersion, Variant];
+  return schemaOf(ARES[version], { unknownFields: 'keep', only: ARES_FIELDS, conditions: 'ignore', loopbackHttpAllowed: variant === 'loopback' });
 });
-const READERS = { published: readers(false), loopback: readers(true) };
+const rreqReader = builtOnFirstUse((key: `${MessageVersion} ${Variant}`) => {
+  const [version, variant] = key.split(' ') as [MessageVersion, Variant];
+  return schemaOf(RREQ[version], { unknownFields: 'keep', only: RREQ_FIELDS, conditions: 'ignore', loopbackHttpAllowed: variant === 'loopback' });
+});
 
 export class ThreeDSecureIoClient {
-  private readonly readers: ReturnType<typeof readers>;
+  private readonly variant: Variant;
 
   constructor(private readonly options: ClientOptions) {
-    this.readers = READERS[options.loopbackHttpAllowed ? 'loopback' : 'published'];
+    this.variant = options.loopbackHttpAllowed ? 'loopback' : 'published';
   }
 
   /** preauth.rst: the card range's CRD. An Erro (e.g. 305 "Unknown BIN": not enrolled) throws kind `erro`. */
   async preauth(request: { acctNumber: string; ds?: string }, signal: AbortSignal): Promise<Crd> {
     const answer = await this.call('/preauth', request, signal);
-    return read('/preauth', crdSchema, answer);
+    return read('/preauth', crdSchema(), answer);
   }
 
   /** auth.rst: sends the AReq once and reads the ARes of the same transaction and version. */
   async auth(areq: Record<string, unknown> & { threeDSServerTransID: string; messageVersion: MessageVersion }, signal: AbortSignal): Promise<Ares> {
     const answer = await this.call('/auth', areq, signal);
-    const ares = read('/auth', this.readers.ares[areq.messageVersion], answer) as Ares;
+    const ares = read('/auth', aresReader(`${areq.messageVersion} ${this.variant}`), answer) as Ares;
     if (ares.threeDSServerTransID !== areq.threeDSServerTransID) throw unusable('/auth', 'an ARes of another transaction');
     return ares;
   }
@@ -123,7 +132,7 @@ export class ThreeDSecureIoClient {
     const answer = await this.call('/postauth', { threeDSServerTransID }, signal);
     const version = answer.messageVersion;
     if (!isSupportedVersion(version)) throw unusable('/postauth', 'an RReq of an unsupported version');
-    const rreq = read('/postauth', this.readers.rreq[version], answer) as Rreq;
+    const rreq = read('/postauth', rreqReader(`${version} ${this.variant}`), answer) as Rreq;
     if (rreq.threeDSServerTransID !== threeDSServerTransID) throw unusable('/postauth', 'an RReq of another transaction');
     return rreq;
   }
@@ -142,10 +151,6 @@ export class ThreeDSecureIoClient {
 
 export function isSupportedVersion(value: unknown): value is MessageVersion {
   return typeof value === 'string' && (MESSAGE_VERSIONS as readonly string[]).includes(value);
-}
-
-function bySupportedVersion<T>(make: (version: MessageVersion) => T): Record<MessageVersion, T> {
-  return { '2.2.0': make('2.2.0'), '2.3.1': make('2.3.1') };
 }
 
 /** A 200 whose message breaks the table: processed, unusable. Only field paths are kept (never values). */

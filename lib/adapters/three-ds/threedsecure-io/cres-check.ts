@@ -1,7 +1,9 @@
 import type { ChallengeReference, CresCheck } from '../../../core/ports/three-ds-server.js';
 import { decodeJsonBase64Url } from './base64url.js';
+import { builtOnFirstUse } from './field-tables/built-on-first-use.js';
 import { schemaOf } from './field-tables/field-schema.js';
-import { CRES } from './field-tables/tables.js';
+import { CRES } from './field-tables/cres.js';
+import type { MessageVersion } from './field-tables/tables.js';
 
 /**
  * The CRes the ACS posted through the browser (challenge_flow.rst "Receiving challenge
@@ -11,7 +13,7 @@ import { CRES } from './field-tables/tables.js';
  */
 export function checkCres(cres: string, challenge: ChallengeReference): CresCheck {
   const message = decodeJsonBase64Url(cres);
-  const parsed = SCHEMAS[challenge.messageVersion].safeParse(message);
+  const parsed = cresSchema(challenge.messageVersion).safeParse(message);
   if (!parsed.success) return { kind: 'malformed' };
   const { threeDSServerTransID, acsTransID, transStatus } = parsed.data as { threeDSServerTransID: string; acsTransID: string; transStatus: string };
   if (threeDSServerTransID !== challenge.transactionId || acsTransID !== challenge.acsTransactionId) return { kind: 'other-challenge' };
@@ -19,7 +21,4 @@ export function checkCres(cres: string, challenge: ChallengeReference): CresChec
 }
 
 const FIELDS = ['messageType', 'messageVersion', 'threeDSServerTransID', 'acsTransID', 'transStatus'];
-const SCHEMAS = {
-  '2.2.0': schemaOf(CRES['2.2.0'], { unknownFields: 'keep', only: FIELDS }),
-  '2.3.1': schemaOf(CRES['2.3.1'], { unknownFields: 'keep', only: FIELDS }),
-};
+const cresSchema = builtOnFirstUse((version: MessageVersion) => schemaOf(CRES[version], { unknownFields: 'keep', only: FIELDS }));

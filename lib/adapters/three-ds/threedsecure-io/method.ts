@@ -17,10 +17,12 @@ export const METHOD_NOTIFICATION_URL_MAX = 256;
 /** 3dsmethod.rst "3DS Method failure": no completion within 10 seconds means it failed. */
 export const METHOD_TIMEOUT_MS = 10_000;
 
-const completion = z.object({ threeDSServerTransID: z.uuid() });
+/** Built at the first completion read, not at import: the payment functions load this module for methodData alone. */
+let completion: z.ZodType<{ threeDSServerTransID: string }> | undefined;
 
 /** The transaction id a completion POST names (padded or unpadded base64url); undefined if it is none. */
 export function parseMethodCompletion(threeDSMethodData: string): string | undefined {
+  completion ??= z.object({ threeDSServerTransID: z.uuid() });
   const parsed = completion.safeParse(decodeJsonBase64Url(threeDSMethodData, 1024));
   return parsed.success ? parsed.data.threeDSServerTransID : undefined;
 }

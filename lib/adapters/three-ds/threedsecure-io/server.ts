@@ -18,6 +18,7 @@ import { checkCres } from './cres-check.js';
 import { DIRECTORY_SERVER } from './ds.js';
 import { chooseMessageVersion } from './message-version.js';
 import { METHOD_NOTIFICATION_URL_MAX, methodData } from './method.js';
+import { REQUIRES } from './requires.js';
 import { rreqResult } from './rreq-result.js';
 
 export interface ThreeDSecureIoOptions extends ClientOptions {
@@ -38,7 +39,7 @@ export interface ThreeDSecureIoOptions extends ClientOptions {
  */
 export class ThreeDSecureIoServer implements ThreeDsServer {
   /** The AReq of a browser authentication needs both (areq tables: required with deviceChannel 02). */
-  readonly requires = { browserInfo: true, requestor: true } as const;
+  readonly requires = REQUIRES;
   private readonly client: ThreeDSecureIoClient;
 
   constructor(private readonly options: ThreeDSecureIoOptions) {

@@ -1,5 +1,5 @@
 import type { PaymentCredential } from '../../checkout/payment-data.js';
-import { requestorFor } from '../../domain/three-ds-requestor.js';
+import { requestorFor } from '../../domain/three-ds-requestor-profile.js';
 import type { PaymentFailure, ThreeDsChallenge, ThreeDsEvidence } from '../../domain/payment.js';
 import { AuthorizationUnavailableError, DomainError, InvalidRequestError } from '../../errors.js';
 import type { PendingThreeDs } from '../../ports/payment-store.js';

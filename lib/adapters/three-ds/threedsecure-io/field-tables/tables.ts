@@ -3,8 +3,6 @@ import { AREQ_231 } from './areq-231.js';
 import { ARES_220 } from './ares-220.js';
 import { ARES_231 } from './ares-231.js';
 import { CRD } from './crd.js';
-import { CRES_220 } from './cres-220.js';
-import { CRES_231 } from './cres-231.js';
 import { ERRO_220 } from './erro-220.js';
 import { ERRO_231 } from './erro-231.js';
 import { withExampleRows, type FieldRow, type FieldTable } from './field-table.js';
@@ -36,26 +34,15 @@ const CRD_EXAMPLE_ROWS: readonly FieldRow[] = [
   { name: 'threeDSServerProtocolVersions', type: 'Array of string', inclusion: 'Optional', documentedBy: 'preauth.rst, /preauth example response' },
 ];
 
-/**
- * challengeCompletionInd is listed for the app channel only, yet the browser CRes example
- * carries it (source/challenge_flow.rst, "Example CRes"; changelog.rst 2020-09-17 fixed its name).
- */
-const CRES_EXAMPLE_ROWS: readonly FieldRow[] = [
-  { name: 'challengeCompletionInd', type: 'string', inclusion: 'Optional', enum: ['Y', 'N'], documentedBy: 'challenge_flow.rst, Example CRes' },
-];
-
 export const AREQ: Readonly<Record<MessageVersion, FieldTable>> = {
   '2.2.0': withExampleRows(AREQ_220, REQUESTOR_ROWS),
   '2.3.1': withExampleRows(AREQ_231, REQUESTOR_ROWS),
 };
 export const ARES: Readonly<Record<MessageVersion, FieldTable>> = { '2.2.0': ARES_220, '2.3.1': ARES_231 };
 export const RREQ: Readonly<Record<MessageVersion, FieldTable>> = { '2.2.0': RREQ_220, '2.3.1': RREQ_231 };
-export const CRES: Readonly<Record<MessageVersion, FieldTable>> = {
-  '2.2.0': withExampleRows(CRES_220, CRES_EXAMPLE_ROWS),
-  '2.3.1': withExampleRows(CRES_231, CRES_EXAMPLE_ROWS),
-};
 export const ERRO: Readonly<Record<MessageVersion, FieldTable>> = { '2.2.0': ERRO_220, '2.3.1': ERRO_231 };
 export const CRD_TABLE: FieldTable = withExampleRows(CRD, CRD_EXAMPLE_ROWS);
+export { CRES } from './cres.js';
 export { CREQ } from './creq.js';
 export { POSTAUTH_REQUEST } from './postauth-request.js';
 export { PREAUTH_REQUEST } from './preauth-request.js';

@@ -13,12 +13,12 @@ import { serviceConfig } from './config/service-config.js';
 export const secretSource = new CachingSecretSource(
   new AwsSecretSource({
     secretsManager: async () => {
-      const { SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
+      const { SecretsManagerClient } = await import('../adapters/secrets/secrets-manager-sdk.js');
       const endpoint = serviceConfig.SECRETS_MANAGER_ENDPOINT;
       return withDeadlines(new SecretsManagerClient({ ...AWS_CLIENT_DEFAULTS, ...(endpoint ? { endpoint } : {}) }));
     },
     ssm: async () => {
-      const { SSMClient } = await import('@aws-sdk/client-ssm');
+      const { SSMClient } = await import('../adapters/secrets/ssm-sdk.js');
       const endpoint = serviceConfig.SSM_ENDPOINT;
       return withDeadlines(new SSMClient({ ...AWS_CLIENT_DEFAULTS, ...(endpoint ? { endpoint } : {}) }));
     },

@@ -174,7 +174,7 @@ const ESBUILD = (
   }
 ).custom.esbuild;
 
-async function split(functionDir: string): Promise<{ atInit: string[]; lazy: string[] }> {
+async function split(functionDir: string): Promise<{ atInit: string[]; lazy: string[]; commonJsImportedDynamically: string[] }> {
   const result = await build({
     entryPoints: [resolve(ROOT, 'functions', functionDir, 'handler.ts')],
     absWorkingDir: ROOT,
@@ -208,7 +208,18 @@ async function split(functionDir: string): Promise<{ atInit: string[]; lazy: str
         .map(([module]) => module),
     );
   const files = Object.keys(outputs).filter((file) => file.endsWith('.js') || file.endsWith('.mjs'));
-  return { atInit: modulesOf(files.filter((file) => readAtInit.has(file))), lazy: modulesOf(files.filter((file) => !readAtInit.has(file))) };
+  // import() of a CommonJS module from the service's own code: split, esbuild gives it `default` only.
+  const { inputs } = result.metafile;
+  const commonJsImportedDynamically = Object.entries(inputs)
+    .filter(([module]) => /^(lib|functions)\//.test(module))
+    .flatMap(([module, input]) =>
+      input.imports.filter((edge) => edge.kind === 'dynamic-import' && inputs[edge.path]?.format === 'cjs').map((edge) => `${module} → ${edge.path}`),
+    );
+  return {
+    atInit: modulesOf(files.filter((file) => readAtInit.has(file))),
+    lazy: modulesOf(files.filter((file) => !readAtInit.has(file))),
+    commonJsImportedDynamically,
+  };
 }
 
 describe('code that only import() reaches is not read at a cold start', () => {
@@ -216,6 +227,13 @@ describe('code that only import() reaches is not read at a cold start', () => {
     expect(ESBUILD.splitting).toBe(true);
     expect(ESBUILD.chunkNames).toMatch(/^handler\./);
   });
+
+  it.each(['pay-click-to-pay', 'complete-3ds', 'create-reversal', 'adyen-notifications', 'create-order', 'webhook-delivery'])(
+    '%s: the service’s own code import()s no CommonJS module (split, esbuild would give it `default` alone, not its named exports)',
+    async (dir) => {
+      expect((await split(dir)).commonJsImportedDynamically).toEqual([]);
+    },
+  );
 
   it.each(['pay-click-to-pay', 'pay-direct', 'complete-3ds', 'create-capture', 'create-refund', 'create-reversal'])(
     '%s reads no processor adapter, secret source or Secrets Manager / SSM client at init: they are in chunks of their own',

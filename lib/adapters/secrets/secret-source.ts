@@ -48,13 +48,13 @@ export class AwsSecretSource implements SecretSource {
   async read(arn: string): Promise<string> {
     try {
       if (SECRETS_MANAGER_ARN.test(arn)) {
-        const [{ GetSecretValueCommand }, client] = await Promise.all([import('@aws-sdk/client-secrets-manager'), this.secretsManager()]);
+        const [{ GetSecretValueCommand }, client] = await Promise.all([import('./secrets-manager-sdk.js'), this.secretsManager()]);
         const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
         if (typeof SecretString !== 'string') throw new InternalError(undefined, { cause: new Error('the secret has no string value') });
         return SecretString;
       }
       if (SSM_PARAMETER_ARN.test(arn)) {
-        const [{ GetParameterCommand }, client] = await Promise.all([import('@aws-sdk/client-ssm'), this.ssm()]);
+        const [{ GetParameterCommand }, client] = await Promise.all([import('./ssm-sdk.js'), this.ssm()]);
         const { Parameter } = await client.send(new GetParameterCommand({ Name: arn, WithDecryption: true }));
         if (typeof Parameter?.Value !== 'string') throw new InternalError(undefined, { cause: new Error('the parameter has no value') });
         return Parameter.Value;

@@ -1,7 +1,6 @@
 import { CRES_220 } from './cres-220.js';
 import { CRES_231 } from './cres-231.js';
-import { withExampleRows, type FieldRow, type FieldTable } from './field-table.js';
-import type { MessageVersion } from './tables.js';
+import { withExampleRows, type FieldRow, type FieldTable, type MessageVersion } from './field-table.js';
 
 /**
  * The final CRes tables, in a module of their own: checking a CRes (../cres-check.ts) is the one

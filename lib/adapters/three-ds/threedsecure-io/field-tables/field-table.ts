@@ -45,3 +45,7 @@ export interface FieldTable {
 export function withExampleRows(table: FieldTable, rows: readonly FieldRow[]): FieldTable {
   return { table: table.table, rows: [...table.rows, ...rows] };
 }
+
+/** The protocol versions this adapter speaks (EMV 3DS 2.2 browser flow; 2.1.0 is not offered). */
+export const MESSAGE_VERSIONS = ['2.2.0', '2.3.1'] as const;
+export type MessageVersion = (typeof MESSAGE_VERSIONS)[number];

@@ -5,13 +5,11 @@ import { ARES_231 } from './ares-231.js';
 import { CRD } from './crd.js';
 import { ERRO_220 } from './erro-220.js';
 import { ERRO_231 } from './erro-231.js';
-import { withExampleRows, type FieldRow, type FieldTable } from './field-table.js';
+import { withExampleRows, type FieldRow, type FieldTable, type MessageVersion } from './field-table.js';
 import { RREQ_220 } from './rreq-220.js';
 import { RREQ_231 } from './rreq-231.js';
 
-/** The protocol versions this adapter speaks (EMV 3DS 2.2 browser flow; 2.1.0 is not offered). */
-export const MESSAGE_VERSIONS = ['2.2.0', '2.3.1'] as const;
-export type MessageVersion = (typeof MESSAGE_VERSIONS)[number];
+export { MESSAGE_VERSIONS, type MessageVersion } from './field-table.js';
 
 /**
  * threeDSRequestorID and threeDSRequestorName are in no AReq table, but the documentation's

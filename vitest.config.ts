@@ -10,6 +10,13 @@ import { defineConfig } from 'vitest/config';
  * The store contract (test/adapters/store-contract.test.ts) runs in both, against the engine
  * the project provides, so the in-memory and the DynamoDB stores meet the same assertions.
  */
+/**
+ * What the DynamoDB engine cannot change, run once (by `npm test`), not again on DynamoDB Local:
+ * the smoke tests (`npm start` runs on dynalite either way), the deploy checks (they package),
+ * the local tools' tests and the architecture check.
+ */
+const ENGINE_INDEPENDENT = ['test/smoke/**', 'test/deploy/**', 'test/local/**', 'test/architecture/**'];
+
 export default defineConfig({
   test: {
     projects: [
@@ -30,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'integration',
           include: ['test/**/*.test.ts'],
-          exclude: ['test/e2e/**', 'test/core/**'],
+          exclude: ['test/e2e/**', 'test/core/**', ...(process.env.TEST_DYNAMODB_ENGINE === 'dynamodb-local' ? ENGINE_INDEPENDENT : [])],
           provide: { storeEngine: 'dynamodb' },
           globalSetup: ['test/support/global-setup.ts'],
           setupFiles: ['test/support/env.ts', 'test/support/service-logs.ts'],

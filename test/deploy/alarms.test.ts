@@ -1,13 +1,14 @@
 // @vitest-environment node
 /**
- * Issue 11 item 3: the CloudWatch alarms in the packaged template (`osls package`, once) watch
+ * The CloudWatch alarms in the packaged template (the run’s shared production package) watch
  * metrics the code really emits: the same namespace, metric names, and exact dimensions
  * (service = the functions' POWERTOOLS_SERVICE_NAME), and notify the `alarmTopicArn` param.
  */
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { METRIC } from '../../lib/core/ports/metrics.js';
-import { packageTemplate, type PackagedTemplate } from './package-template.js';
+import { packageTemplate } from './package-template.js';
+import { ALARM_TOPIC_ARN, PRODUCTION_STAGE, productionPackage, type SharedPackage } from './production-package.js';
 
 const require = createRequire(import.meta.url);
 const alarms = require('../../infra/serverless/alarms.cjs') as {
@@ -15,18 +16,20 @@ const alarms = require('../../infra/serverless/alarms.cjs') as {
   serverlessResources: (helpers: unknown) => Promise<unknown>;
 };
 
-const TOPIC = 'arn:aws:sns:eu-west-1:123456789012:click-to-pay-ops';
+const TOPIC = ALARM_TOPIC_ARN;
+/** The functions' POWERTOOLS_SERVICE_NAME on the packaged stage. */
+const SERVICE = `click-to-pay-${PRODUCTION_STAGE}`;
 type Json = any; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-let packaged: PackagedTemplate | undefined;
+let packaged: SharedPackage | undefined;
 let resources: Record<string, { Type: string; Properties: Json }> = {};
 
+// The run's shared production package (production-package.ts), packaged with alarmTopicArn.
 beforeAll(async () => {
   if (!packageTemplate.possible()) return;
-  packaged = await packageTemplate(['--param', `alarmTopicArn=${TOPIC}`]);
+  packaged = await productionPackage();
   resources = packaged.template.Resources;
-}, 200_000);
-afterAll(() => packaged?.cleanup());
+}, 420_000);
 
 const dims = (list: Array<{ Name: string; Value: unknown }>) => Object.fromEntries(list.map(({ Name, Value }) => [Name, Value]));
 
@@ -44,7 +47,7 @@ describe.skipIf(!packageTemplate.possible())('CloudWatch alarms in the packaged 
     for (const fn of functions) {
       expect(fn.Properties.Environment.Variables).toMatchObject({
         POWERTOOLS_METRICS_NAMESPACE: 'ClickToPay',
-        POWERTOOLS_SERVICE_NAME: 'click-to-pay-test',
+        POWERTOOLS_SERVICE_NAME: SERVICE,
         POWERTOOLS_METRICS_DISABLED: 'false',
       });
     }
@@ -76,7 +79,7 @@ describe.skipIf(!packageTemplate.possible())('CloudWatch alarms in the packaged 
     const errors = props.Metrics.find((m: Json) => m.Id === 'errors').MetricStat.Metric;
     expect(errors.Namespace).toBe('ClickToPay');
     expect(errors.MetricName).toBe(METRIC.serverErrors);
-    expect(dims(errors.Dimensions)).toEqual({ service: 'click-to-pay-test', code: 'DEPENDENCY_UNAVAILABLE' });
+    expect(dims(errors.Dimensions)).toEqual({ service: SERVICE, code: 'DEPENDENCY_UNAVAILABLE' });
     expect(props.Threshold).toBe(2);
   });
 
@@ -88,7 +91,7 @@ describe.skipIf(!packageTemplate.possible())('CloudWatch alarms in the packaged 
   ])('%s watches %s with exactly the emitted dimensions', (id, metricName, extra) => {
     const props = alarm(id);
     expect(props).toMatchObject({ Namespace: 'ClickToPay', MetricName: metricName, Statistic: 'Sum', Period: 60, AlarmActions: [TOPIC] });
-    expect(dims(props.Dimensions)).toEqual({ service: 'click-to-pay-test', ...extra });
+    expect(dims(props.Dimensions)).toEqual({ service: SERVICE, ...extra });
   });
 
   it('webhook worker errors: the delivery function’s own Lambda Errors', () => {

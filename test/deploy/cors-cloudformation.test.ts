@@ -3,10 +3,12 @@
  * CORS with the `corsAllowedOrigins` param: `osls package` (offline) with a list of origins gives
  * exactly those origins, never `*` or `null`; the default (no param) is checked in
  * cloudformation.test.ts. Bad values fail the packaging (unit checks of the param parser at the end).
+ * The template is the run's shared production package (production-package.ts), which sets the param.
  */
 import { createRequire } from 'node:module';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageTemplate, type PackagedTemplate } from './package-template.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { packageTemplate } from './package-template.js';
+import { CORS_ORIGINS_PARAM, productionPackage, type SharedPackage } from './production-package.js';
 
 const require = createRequire(import.meta.url);
 const { parseAllowedOrigins, corsConfig } = require('../../infra/serverless/http-api.cjs') as {
@@ -15,13 +17,13 @@ const { parseAllowedOrigins, corsConfig } = require('../../infra/serverless/http
 };
 
 describe.skipIf(!packageTemplate.possible())('osls package --param corsAllowedOrigins=…', () => {
-  let packaged: PackagedTemplate;
+  let packaged: SharedPackage;
   beforeAll(async () => {
-    packaged = await packageTemplate(['--param', 'corsAllowedOrigins=https://shop.example.com, https://admin.example.com:8443,https://shop.example.com']);
-  }, 180_000);
-  afterAll(() => packaged?.cleanup());
+    packaged = await productionPackage();
+  }, 420_000);
 
   it('allows exactly the listed origins, with the headers a browser client needs', () => {
+    expect(CORS_ORIGINS_PARAM).toBe('https://shop.example.com, https://admin.example.com:8443,https://shop.example.com');
     const apis = Object.values(packaged.template.Resources).filter((r) => r.Type === 'AWS::ApiGatewayV2::Api');
     expect(apis).toHaveLength(1);
     const cors = apis[0]!.Properties.CorsConfiguration;

@@ -12,7 +12,8 @@ import { createRequire } from 'node:module';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packageTemplate, runOsls, serviceCopy, tmpLeftovers, type PackagedTemplate, type ServiceCopy } from './package-template.js';
+import { packageTemplate, runOsls, serviceCopy, tmpLeftovers, type ServiceCopy } from './package-template.js';
+import { NETWORK_KIDS, productionPackage, type SharedPackage } from './production-package.js';
 
 const require = createRequire(import.meta.url);
 type Helpers = { resolveVariable: (name: string) => Promise<unknown> };
@@ -34,22 +35,6 @@ const PLACEHOLDERS = {
   authJwksUrl: 'https://auth.example.invalid/.well-known/jwks.json',
   networkJwksUrls: 'visa=https://jwks.example.invalid/visa,mastercard=https://jwks.example.invalid/mastercard',
 };
-/** A Visa-style kid (commas, spaces, `|`, `=`) must reach the functions byte for byte. */
-const NETWORK_KIDS = JSON.stringify({ 'alias/click-to-pay-prod-payload-current': ['4F2A9C0D|CN=payload.pay.example.com, O=Example, C=GB', '3c9f2b7e41d0'] });
-const REAL_PARAMS = [
-  '--param',
-  'authIssuer=https://idp.example.com/',
-  '--param',
-  'authJwksUrl=https://idp.example.com/.well-known/jwks.json',
-  '--param',
-  'networkJwksUrls=visa=https://jwks.example.com/visa,mastercard=https://jwks.example.com/mastercard',
-  '--param',
-  'throttlingRateLimit=50',
-  '--param',
-  'throttlingBurstLimit=100',
-  '--param',
-  `payloadKeyNetworkKids=${NETWORK_KIDS}`,
-];
 const SANDBOX_GROUPS = ['sandboxAcs', 'sandboxSrc'];
 
 /** Fake resolver helpers: `param:name, null` → params[name] ?? null; `sls:stage` → stageName. */
@@ -183,13 +168,12 @@ describe.skipIf(!packageTemplate.possible())('osls refuses before it packages an
 
 describe.skipIf(!packageTemplate.possible())('osls package --stage prod', () => {
   describe('with real values and no sandbox param', () => {
-    let packaged: PackagedTemplate;
-    let resources: PackagedTemplate['template']['Resources'];
+    let packaged: SharedPackage;
+    let resources: SharedPackage['template']['Resources'];
     beforeAll(async () => {
-      packaged = await packageTemplate(REAL_PARAMS, 'prod');
+      packaged = await productionPackage();
       resources = packaged.template.Resources;
-    }, 180_000);
-    afterAll(() => packaged?.cleanup());
+    }, 420_000);
 
     const ofType = (type: string) => Object.entries(resources).filter(([, r]) => r.Type === type);
     const functionsOf = () => ofType('AWS::Lambda::Function').map(([, r]) => r.Properties);

@@ -75,8 +75,9 @@ export interface ServiceCopy {
   cleanup: () => void;
 }
 
-export async function serviceCopy(): Promise<ServiceCopy> {
-  const root = mkdtempSync(join(tmpdir(), 'ctp-sls-'));
+/** `parent`: where the copy's directory is made (the system temp directory unless given). */
+export async function serviceCopy(parent = tmpdir()): Promise<ServiceCopy> {
+  const root = mkdtempSync(join(parent, 'ctp-sls-'));
   const cleanup = () => rmSync(root, { recursive: true, force: true });
   try {
     const dir = join(root, 'service');
@@ -111,8 +112,8 @@ export function tmpLeftovers(tmpDir: string): string[] {
   return readdirSync(tmpDir).filter((name) => !REUSABLE_CACHES.test(name));
 }
 
-export async function packageTemplate(extraArgs: string[] = [], stage = 'test', region = 'eu-west-1'): Promise<PackagedTemplate> {
-  const copy = await serviceCopy();
+export async function packageTemplate(extraArgs: string[] = [], stage = 'test', region = 'eu-west-1', parent?: string): Promise<PackagedTemplate> {
+  const copy = await serviceCopy(parent);
   try {
     const packageDir = join(copy.root, 'package');
     const { code, output } = await runOsls(copy, ['package', '--stage', stage, '--region', region, '--package', packageDir, ...extraArgs]);

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -20,11 +19,6 @@ const ENGINE_INDEPENDENT = ['test/smoke/**', 'test/deploy/**', 'test/local/**', 
 
 export default defineConfig({
   test: {
-    // vitest's default is one worker per core minus one: a single worker on a 2-core machine,
-    // which then waits on sockets, child processes and deadlines with the other core idle. The
-    // integration files spend much of their time waiting (fault tests sit out deadlines, smoke
-    // tests wait on \`npm start\`), so one worker more than the cores, and at least three.
-    maxWorkers: Math.max(3, availableParallelism() + 1),
     projects: [
       {
         test: {

@@ -94,6 +94,7 @@ export async function startAdyenFake(options: AdyenFakeOptions = {}): Promise<Ad
     const answer =
       route.kind === 'payments' ? authorise(request.body as PaymentBody, key) : modify(route.kind, route.pspReference, request.body as ModificationBody, key);
     keys.set(key, { answer });
+    if (notifier.mode === 'ahead') await notifier.settled();
     return withKey(answer, key);
   }
 

@@ -21,10 +21,13 @@ export interface Delivery {
 /**
  * Sends Adyen standard notifications the way Adyen does: one item per request, HMAC-signed with
  * the merchant's key, retried while the answer is not "[accepted]". Per test it can deliver each
- * notification twice, or hold them so a test releases them out of order.
+ * notification twice, hold them so a test releases them out of order, or deliver them ahead of
+ * the API answer of the operation they report (`ahead`: the fake answers only once the
+ * notification has been answered, as when Adyen's webhook overtakes its own response).
+ * `immediate` sends them while the answer is on its way: either may arrive first.
  */
 export class AdyenNotifier {
-  mode: 'immediate' | 'twice' | 'hold' = 'immediate';
+  mode: 'immediate' | 'twice' | 'hold' | 'ahead' = 'immediate';
   readonly deliveries: Delivery[] = [];
   private readonly held: NotificationItemFields[] = [];
   private readonly inFlight = new Set<Promise<void>>();

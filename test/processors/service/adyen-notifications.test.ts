@@ -19,7 +19,6 @@ import { documentClient } from '../../../lib/composition/aws.js';
 let token: string;
 let world: ProcessorWorld;
 const adyen = () => world.adyen!;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 beforeAll(async () => {
   token = await platformToken();
@@ -172,10 +171,30 @@ describe('Adyen notifications', () => {
 
   it('an authorization Received then refused by notification ends FAILED', async () => {
     const ids = await world.order(1078);
+    adyen().notifier.mode = 'hold'; // the notification comes after the answer
     expect((await payDirectly(ids, token, tokenData())).status).toBe(502);
+    adyen().notifier.release();
     await world.settled();
-    await sleep(50);
     expect(await paymentOf(ids)).toMatchObject({ state: 'FAILED', failure: { code: 'PROCESSOR_REFUSED', processorCode: 'adyen:AUTHORISATION:false' } });
+  });
+
+  it('a refusal notification that overtakes the Received answer decides the payment: FAILED, answered as such', async () => {
+    const ids = await world.order(1078);
+    adyen().notifier.mode = 'ahead';
+    const response = await payDirectly(ids, token, tokenData());
+    await world.settled();
+    expect(await paymentOf(ids)).toMatchObject({ state: 'FAILED', failure: { code: 'PROCESSOR_REFUSED', processorCode: 'adyen:AUTHORISATION:false' } });
+    expect([response.status, response.body.state]).toEqual([200, 'FAILED']); // as any refusal is answered
+  });
+
+  it('an approval notification that overtakes the Received answer decides the payment: AUTHORISED, announced once', async () => {
+    const ids = await world.order(1077);
+    adyen().notifier.mode = 'ahead';
+    const response = await payDirectly(ids, token, tokenData());
+    await world.settled();
+    expect([response.status, response.body.state]).toEqual([200, 'AUTHORISED']);
+    expect(world.performed(ids.paymentRef)).toHaveLength(1);
+    expect((await announced(ids.orderRef, ids.paymentRef)).filter((type) => type === 'payment.authorised')).toHaveLength(1);
   });
 
   it('CAPTURE_FAILED undoes a capture Adyen had accepted: the amount capturable again, announced', async () => {

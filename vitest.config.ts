@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -19,6 +20,11 @@ const ENGINE_INDEPENDENT = ['test/smoke/**', 'test/deploy/**', 'test/local/**', 
 
 export default defineConfig({
   test: {
+    // One worker more than cores (vitest's default is one fewer): most of the integration
+    // files' time is waiting (deadlines, in-flight windows, a stack starting), not CPU, so a
+    // third worker on 2 cores runs while two wait. The timing-sensitive tests take their
+    // deadlines from the service, not from the machine's share of CPU.
+    maxWorkers: availableParallelism() + 1,
     projects: [
       {
         test: {

@@ -172,19 +172,21 @@ export async function startLocalStack(options: LocalStackOptions): Promise<Local
 export async function ensureTables(endpoint: string, prefix: string): Promise<Record<string, string>> {
   const client = new DynamoDBClient({ endpoint, region: LOCAL_REGION, credentials: LOCAL_CREDENTIALS });
   const env: Record<string, string> = {};
-  for (const table of tables) {
-    const TableName = `${prefix}-${table.baseName}`;
-    env[table.envVar] = TableName;
-    const wanted = createTableInput(table, TableName);
-    try {
-      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
-      await addMissingIndexes(client, wanted, Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName!) ?? []);
-    } catch (error) {
-      if (!(error instanceof ResourceNotFoundException)) throw error;
-      await client.send(new CreateTableCommand(wanted));
-    }
-  }
-  client.destroy();
+  // The tables are independent: made side by side (every test file makes its own set).
+  await Promise.all(
+    tables.map(async (table) => {
+      const TableName = `${prefix}-${table.baseName}`;
+      env[table.envVar] = TableName;
+      const wanted = createTableInput(table, TableName);
+      try {
+        const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+        await addMissingIndexes(client, wanted, Table?.GlobalSecondaryIndexes?.map((index) => index.IndexName!) ?? []);
+      } catch (error) {
+        if (!(error instanceof ResourceNotFoundException)) throw error;
+        await client.send(new CreateTableCommand(wanted));
+      }
+    }),
+  ).finally(() => client.destroy());
   return env;
 }
 

@@ -232,6 +232,7 @@ describe.each(['adyen', 'checkout_com'] as ProcessorName[])('%s: captures, rever
     world = await processorWorld(name);
   });
   afterEach(() => {
+    Object.assign(lifecycleDeps.settings, lifecycleDefaults);
     fake().clearFaults();
     expect(fake().rejections).toEqual([]);
   });
@@ -313,6 +314,7 @@ describe.each(['adyen', 'checkout_com'] as ProcessorName[])('%s: captures, rever
     'a capture whose answer is lost (%s): 502, the same request later recovers it — performed once',
     async (fault) => {
       const ids = await authorized(1000);
+      lifecycleDeps.settings.authorizerTimeoutMs = 600; // a lost answer is given up on after this
       fake().setFault(fault, { path: /\/captures$/ });
       const key = { headers: { 'idempotency-key': `cap-${fault}-${ids.paymentRef}` } };
       const first = await capture(ids, token, aed(500), key);

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -80,9 +80,14 @@ beforeAll(async () => {
   service = await startService(env());
 }, 200_000);
 
-// When something fails, the service's own log tail is the first thing anyone needs.
-afterEach((context) => {
-  if (context.task.result?.state === 'fail') console.error(`--- npm start output (tail) ---\n${service?.output().slice(-6000)}`);
+// When something fails, the service's own log is the first thing anyone needs: its tail here,
+// the whole of it in test-results/ (a hung request's story is often older than the tail).
+afterEach(async (context) => {
+  if (context.task.result?.state !== 'fail' || !service) return;
+  const file = join('test-results', 'service-logs', 'smoke-local-service.npm-start.log');
+  await mkdir(join('test-results', 'service-logs'), { recursive: true });
+  await writeFile(file, service.output());
+  console.error(`--- npm start output (tail; all of it in ${file}) ---\n${service.output().slice(-6000)}`);
 });
 
 afterAll(async () => {

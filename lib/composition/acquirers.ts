@@ -1,41 +1,13 @@
-import { acquirerConfig } from './config/acquirer-config.js';
-import type { Authorizer, AuthorizerSource } from '../core/ports/authorizer.js';
-import { UnconfiguredAuthorizer } from '../adapters/processors/unconfigured-authorizer.js';
-import { MAX_SECRET_TTL_MS } from '../adapters/secrets/secret-ttl.js';
-import { clock } from './clock.js';
-import { merchantAuthorizers } from './processors/registry.js';
-import { sandboxAuthorizer } from './sandbox.js';
+import type { AuthorizerSource } from '../core/ports/authorizer.js';
+import { authorizersWith, productionAuthorizer, sandboxAuthorizer } from './acquirer-slots.js';
 
 /**
- * The acquirer of each merchant, shared by the payment and lifecycle functions (SPEC 4.7, 4.16):
- * - sandbox merchants: the sandbox acquirer (SPEC §5), never a real one — where this stage
- *   serves the sandbox (SANDBOX_TABLE); where it does not, one that refuses every call (502,
- *   retryable, docs/sandbox.md);
- * - production merchants: their own processor (`processor` at onboarding), its adapter loaded
- *   with import() only for a merchant that uses it — the cold start of every other function and
- *   merchant is unchanged — and its credentials read by ARN (cached five minutes);
- * - production merchants onboarded before `processor` existed: PRODUCTION_ACQUIRER's slot — one
- *   that refuses every call (502, retryable), never the sandbox, unless PRODUCTION_ACQUIRER=sandbox
- *   says so, which only a non-production stage with the sandbox may
- *   (lib/composition/config/acquirer-config.ts); the same for a production merchant whose
- *   processor is `sandbox`.
+ * The acquirers of the lifecycle functions (SPEC 4.16; ./acquirer-slots.ts says who gets which):
+ * a production merchant's processor adapter is imported, on its own, the first time one of its
+ * merchants needs it. The payment functions import theirs through ./payment-adapters.ts.
  */
-if (acquirerConfig.PRODUCTION_ACQUIRER === 'sandbox' && !sandboxAuthorizer) {
-  throw new Error('Invalid configuration: check PRODUCTION_ACQUIRER, SANDBOX_TABLE (the sandbox acquirer exists only where the stage serves the sandbox)');
-}
-export const productionAuthorizer: Authorizer =
-  acquirerConfig.PRODUCTION_ACQUIRER === 'sandbox' && sandboxAuthorizer
-    ? sandboxAuthorizer
-    : new UnconfiguredAuthorizer('no processor is configured for this merchant');
-export const authorizers: AuthorizerSource = merchantAuthorizers({
-  sandbox: sandboxAuthorizer ?? new UnconfiguredAuthorizer('this stage serves no sandbox (no SANDBOX_TABLE)'),
-  withoutProcessor: productionAuthorizer,
-  sandboxForProduction: productionAuthorizer,
-  factories: {
-    adyen: async (merchant) => (await import('./processors/adyen.js')).adyenAuthorizer(merchant),
-    checkout_com: async (merchant) => (await import('./processors/checkout-com.js')).checkoutComAuthorizer(merchant),
-  },
-  ttlMs: MAX_SECRET_TTL_MS,
-  now: clock,
+export const authorizers: AuthorizerSource = authorizersWith({
+  adyen: async (merchant) => (await import('./processors/adyen.js')).adyenAuthorizer(merchant),
+  checkout_com: async (merchant) => (await import('./processors/checkout-com.js')).checkoutComAuthorizer(merchant),
 });
-export { sandboxAuthorizer };
+export { productionAuthorizer, sandboxAuthorizer };

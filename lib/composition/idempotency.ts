@@ -38,10 +38,7 @@ function loadedGuard(): Promise<IdempotencyGuard> {
 }
 
 async function loadGuard(): Promise<IdempotencyGuard> {
-  const [{ DynamoDBPersistenceLayer }, { IdempotencyGuard }] = await Promise.all([
-    import('@aws-lambda-powertools/idempotency/dynamodb'),
-    import('../http/idempotency.js'),
-  ]);
+  const { DynamoDBPersistenceLayer, IdempotencyGuard } = await import('./idempotency-guard.js');
   return new IdempotencyGuard(
     new DynamoDBPersistenceLayer({ tableName: serviceConfig.IDEMPOTENCY_TABLE, keyAttr: 'pk', awsSdkV3Client: dynamoClient }),
     dynamoFailure,

@@ -4,7 +4,7 @@ import { checkoutConfig } from './config/checkout-config.js';
 import { paymentConfig } from './config/payment-config.js';
 import { serviceConfig } from './config/service-config.js';
 import type { PaymentDeps } from '../core/payments/deps.js';
-import { authorizers, productionAuthorizer, sandboxAuthorizer } from './acquirers.js';
+import { authorizersWith, productionAuthorizer, sandboxAuthorizer } from './acquirer-slots.js';
 import { unconfiguredThreeDsServer } from '../core/ports/three-ds-server.js';
 import { productionThreeDsServer, threeDsSettings } from './three-ds-server.js';
 import { sandboxConfig } from './config/sandbox-config.js';
@@ -41,6 +41,16 @@ const PENDING_THREE_DS_SECONDS = 3600;
 const sandboxThreeDsServer = sandboxAcsRepository
   ? new SandboxThreeDsServer(sandboxAcsRepository, { acsBaseUrl: sandboxConfig.SANDBOX_ACS_BASE_URL, ttlSeconds: PENDING_THREE_DS_SECONDS, now: clock })
   : unconfiguredThreeDsServer('this stage serves no sandbox (no SANDBOX_TABLE)');
+
+/**
+ * A production merchant's processor adapter, imported with the 3DS Server's adapter and the
+ * secret source in one chunk at the first production payment (./payment-adapters.ts).
+ */
+const paymentAdapters = () => import('./payment-adapters.js');
+const authorizers = authorizersWith({
+  adyen: async (merchant) => (await paymentAdapters()).adyenAuthorizer(merchant),
+  checkout_com: async (merchant) => (await paymentAdapters()).checkoutComAuthorizer(merchant),
+});
 
 export const paymentDeps: PaymentDeps = {
   config: configRepository,

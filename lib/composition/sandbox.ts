@@ -7,7 +7,7 @@ import { SandboxAuthorizer } from '../adapters/sandbox/sandbox-authorizer.js';
  * The sandbox's state, in its own table beside the product's (SANDBOX_TABLE, infra/tables.cjs),
  * where this stage serves the sandbox; undefined where it does not (no table, no role reaching
  * one): the payment functions then have no sandbox acquirer and no sandbox ACS
- * (lib/composition/acquirers.ts, payments.ts).
+ * (lib/composition/acquirer-slots.ts, payments.ts).
  */
 export const sandboxTable: string | undefined = sandboxConfig.SANDBOX_TABLE;
 

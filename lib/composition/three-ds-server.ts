@@ -7,7 +7,8 @@ import { threeDsServerConfig as config, type ThreeDsServerConfig } from './confi
 /**
  * The production 3DS Server of the payment functions (SPEC 4.17), held once per cold start
  * and only by them (lib/composition/payments.ts), its adapter imported at the first step-up
- * (threedsecure-io/on-first-use.ts: not read at the cold start): 3dsecure.io's API at THREE_DS_SERVER_URL,
+ * (threedsecure-io/on-first-use.ts: not read at the cold start; with the processors' adapters,
+ * ./payment-adapters.ts): 3dsecure.io's API at THREE_DS_SERVER_URL,
  * its API key read from THREE_DS_SERVER_API_KEY_ARN at the first step-up by the service's secret
  * source (lib/composition/secrets.ts, imported then: the SDK clients are no part of the cold
  * start; cached five minutes, so a rotation is picked up; a failed read is retried by the next
@@ -20,15 +21,21 @@ export function threeDsServerFrom(settings: ThreeDsServerConfig): ThreeDsServer 
     return unconfiguredThreeDsServer('no production 3DS Server is configured for this deployment (THREE_DS_SERVER_URL)');
   }
   const arn = settings.THREE_DS_SERVER_API_KEY_ARN;
-  const apiKey = async () => secretField(await (await import('./secrets.js')).secretSource.read(arn), 'apiKey');
-  return threeDSecureIoServerOnFirstUse({
-    baseUrl: settings.THREE_DS_SERVER_URL,
-    apiKey,
-    // A 3DS Server on a loopback address is a local demo's fake: its AReqs may name the local
-    // service's http notification URLs, which 2.3.1 otherwise wants https.
-    loopbackHttpAllowed: isLoopback(settings.THREE_DS_SERVER_URL),
-  });
+  const apiKey = async () => secretField(await (await paymentAdapters()).secretSource.read(arn), 'apiKey');
+  return threeDSecureIoServerOnFirstUse(
+    {
+      baseUrl: settings.THREE_DS_SERVER_URL,
+      apiKey,
+      // A 3DS Server on a loopback address is a local demo's fake: its AReqs may name the local
+      // service's http notification URLs, which 2.3.1 otherwise wants https.
+      loopbackHttpAllowed: isLoopback(settings.THREE_DS_SERVER_URL),
+    },
+    async () => (await paymentAdapters()).ThreeDSecureIoServer,
+  );
 }
+
+/** The adapter and the secret source come with the processors' adapters: one chunk (./payment-adapters.ts). */
+const paymentAdapters = () => import('./payment-adapters.js');
 
 const isLoopback = (url: string) => ['localhost', '127.0.0.1', '[::1]'].includes(new URL(url).hostname);
 

@@ -174,7 +174,7 @@ const ESBUILD = (
   }
 ).custom.esbuild;
 
-async function split(functionDir: string): Promise<{ atInit: string[]; lazy: string[]; commonJsImportedDynamically: string[] }> {
+async function split(functionDir: string): Promise<{ atInit: string[]; lazy: string[]; commonJsImportedDynamically: string[]; importedEntries: string[] }> {
   const result = await build({
     entryPoints: [resolve(ROOT, 'functions', functionDir, 'handler.ts')],
     absWorkingDir: ROOT,
@@ -219,6 +219,10 @@ async function split(functionDir: string): Promise<{ atInit: string[]; lazy: str
     atInit: modulesOf(files.filter((file) => readAtInit.has(file))),
     lazy: modulesOf(files.filter((file) => !readAtInit.has(file))),
     commonJsImportedDynamically,
+    // The modules import() reaches as entry points of their own (the handler aside): one chunk each.
+    importedEntries: Object.values(outputs)
+      .map((output) => output.entryPoint)
+      .filter((module): module is string => module !== undefined && module !== `functions/${functionDir}/handler.ts`),
   };
 }
 
@@ -273,6 +277,21 @@ describe('code that only import() reaches is not read at a cold start', () => {
           String(stepUp),
         ).toBe(true);
       }
+    },
+  );
+
+  it.each(['pay-click-to-pay', 'pay-direct', 'complete-3ds'])(
+    '%s import()s every production adapter at once — the processors, the secret source, the 3DS Server — and the Idempotency-Key guard with its persistence: each import() entry splits what it shares with the handler into more chunks read at init',
+    async (dir) => {
+      const { importedEntries } = await split(dir);
+      const own = importedEntries.filter((module) => /^(lib|functions)\//.test(module));
+      expect(own.sort()).toEqual([
+        'lib/adapters/secrets/secrets-manager-sdk.ts', // imported by the secret source, at the first read from its store
+        'lib/adapters/secrets/ssm-sdk.ts',
+        'lib/composition/idempotency-guard.ts',
+        'lib/composition/payment-adapters.ts',
+      ]);
+      expect(importedEntries.filter((module) => /^node_modules\/@aws-lambda-powertools\//.test(module))).toEqual([]);
     },
   );
 

@@ -637,8 +637,13 @@ describe.skipIf(missingHandlers.length > 0)('osls package → CloudFormation tem
       }
       expect(entries.filter((entry) => entry.startsWith('functions/')).sort(), fn.name).toEqual([...reached].sort());
     }
-    // The payment functions do import() code of their own (the processors' adapters): there are chunks to check.
-    expect(execFileSync('unzip', ['-Z1', join(packageDir, 'payClickToPay.zip')], { encoding: 'utf8' })).toMatch(/functions\/pay-click-to-pay\/handler\.adyen-/);
+    // The payment and lifecycle functions do import() code of their own: there are chunks to check — the
+    // payment functions' production adapters as one (lib/composition/payment-adapters.ts), the lifecycle
+    // functions' processors one each.
+    expect(execFileSync('unzip', ['-Z1', join(packageDir, 'payClickToPay.zip')], { encoding: 'utf8' })).toMatch(
+      /functions\/pay-click-to-pay\/handler\.payment-adapters-/,
+    );
+    expect(execFileSync('unzip', ['-Z1', join(packageDir, 'createCapture.zip')], { encoding: 'utf8' })).toMatch(/functions\/create-capture\/handler\.adyen-/);
   });
 
   it('ships the built checkout page (web/dist) with the checkoutPage function only', () => {

@@ -6,13 +6,18 @@ import { account, BROWSER, REQUESTOR, seconds } from './support.js';
 
 /**
  * The payment functions hold the 3dsecure.io adapter through threeDSecureIoServerOnFirstUse
- * (lib/composition/three-ds-server.ts): the adapter is imported at the first call to the 3DS
- * Server (test/deploy/bundle-contents.test.ts: not read at a cold start). Held so, it answers as
+ * (lib/composition/three-ds-server.ts): the adapter is imported (by the loader the composition
+ * gives) at the first call to the 3DS Server (test/deploy/bundle-contents.test.ts: not read at a cold start). Held so, it answers as
  * the adapter does; `requires` and `checkCres` answer before it is loaded; a failed load is
  * not-sent and tried again.
  */
 const SERVER = '../../lib/adapters/three-ds/threedsecure-io/server.js';
-const onFirstUse = async () => (await import('../../lib/adapters/three-ds/threedsecure-io/on-first-use.js')).threeDSecureIoServerOnFirstUse;
+/** As the composition gives it: the adapter's module imported at the first call. */
+const load = async () => (await import(SERVER)).ThreeDSecureIoServer as typeof ThreeDSecureIoServer;
+const onFirstUse = async () => {
+  const { threeDSecureIoServerOnFirstUse } = await import('../../lib/adapters/three-ds/threedsecure-io/on-first-use.js');
+  return (options: Parameters<typeof threeDSecureIoServerOnFirstUse>[0]) => threeDSecureIoServerOnFirstUse(options, load);
+};
 
 let fake: FakeThreeDsServer;
 beforeAll(async () => {

@@ -5,7 +5,7 @@ import { OperationNotPerformedError, type AuthorizationOutcome, type Authorizer,
  * usable processor (one onboarded before SPEC 4.7's `processor` existed — onboarding now refuses
  * a production merchant without one — or one whose processor is `sandbox` where this deployment
  * does not allow it), and the sandbox slot on a stage that serves no sandbox
- * (lib/composition/acquirers.ts). It never approves and knows no operation: every call fails as
+ * (lib/composition/acquirer-slots.ts). It never approves and knows no operation: every call fails as
  * not performed, which the service reports as 502 AUTHORIZATION_UNAVAILABLE with the payment
  * left retryable — so a production merchant can never be "approved" by sandbox rules by
  * accident. `recover` fails too: nothing is ever concluded from it, so an operation another
